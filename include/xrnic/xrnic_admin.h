@@ -11,6 +11,11 @@
 #define XRNIC_ADMIN_H
 
 #include <linux/types.h>
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#else
+#include <assert.h>
+#endif
 
 #define XRNIC_AQ_ENTRY_SIZE		64
 #define XRNIC_ACQ_ENTRY_SIZE		64
@@ -24,6 +29,12 @@
  * ((index / depth) & 1) ^ 1 for the consumer's free-running index.
  */
 #define XRNIC_ENTRY_PHASE		(1u << 0)
+
+/* The phase bit an entry carries when it is valid at free-running @index. */
+static inline __u8 xrnic_entry_phase(__u32 index, __u32 depth)
+{
+	return ((index / depth) & 1) ^ 1;
+}
 
 /* Admin opcodes */
 enum xrnic_admin_opcode {
@@ -72,7 +83,6 @@ struct xrnic_resp_query_device {
 	__le32	hw_ver;
 	__le64	max_mr_size;
 	__le64	page_size_cap;
-	__u8	reserved[8];
 };
 
 /* Port states and physical states use the InfiniBand encodings. */
@@ -130,17 +140,17 @@ struct xrnic_aenq_entry {
 	__le64	data;
 };
 
-_Static_assert(sizeof(struct xrnic_cmd_query_port) == XRNIC_ADMIN_DATA_SIZE,
-	       "query_port command size");
-_Static_assert(sizeof(struct xrnic_aq_entry) == XRNIC_AQ_ENTRY_SIZE,
-	       "AQ entry size");
-_Static_assert(sizeof(struct xrnic_resp_query_device) == XRNIC_ADMIN_DATA_SIZE,
-	       "query_device response size");
-_Static_assert(sizeof(struct xrnic_resp_query_port) == XRNIC_ADMIN_DATA_SIZE,
-	       "query_port response size");
-_Static_assert(sizeof(struct xrnic_acq_entry) == XRNIC_ACQ_ENTRY_SIZE,
-	       "ACQ entry size");
-_Static_assert(sizeof(struct xrnic_aenq_entry) == XRNIC_AENQ_ENTRY_SIZE,
-	       "AENQ entry size");
+static_assert(sizeof(struct xrnic_cmd_query_port) == XRNIC_ADMIN_DATA_SIZE,
+	      "query_port command size");
+static_assert(sizeof(struct xrnic_aq_entry) == XRNIC_AQ_ENTRY_SIZE,
+	      "AQ entry size");
+static_assert(sizeof(struct xrnic_resp_query_device) == XRNIC_ADMIN_DATA_SIZE,
+	      "query_device response size");
+static_assert(sizeof(struct xrnic_resp_query_port) == XRNIC_ADMIN_DATA_SIZE,
+	      "query_port response size");
+static_assert(sizeof(struct xrnic_acq_entry) == XRNIC_ACQ_ENTRY_SIZE,
+	      "ACQ entry size");
+static_assert(sizeof(struct xrnic_aenq_entry) == XRNIC_AENQ_ENTRY_SIZE,
+	      "AENQ entry size");
 
 #endif /* XRNIC_ADMIN_H */

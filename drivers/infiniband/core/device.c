@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device registry: allocation, naming and registration of RDMA devices.
+ */
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "core_priv.h"
+
+struct class xr_class = {
+	.name = "infiniband",
+	.dev_groups = xr_dev_groups,
+};
+
+/* xr_devices_lock protects xr_devices and the names of registered devices. */
+static DEFINE_MUTEX(xr_devices_lock);
+static DEFINE_XARRAY_FLAGS(xr_devices, XA_FLAGS_ALLOC);
+
+static void xr_device_release(struct device *dev)
+{
+	struct xr_device *xdev = container_of(dev, struct xr_device, dev);
+
+	kfree(xdev);
+}
+
+/**
+ * xr_alloc_device - allocate a zeroed device structure
+ * @size: size of the driver's structure, which must start with struct
+ *	xr_device (the core frees it as one allocation)
+ *
+ * Return: the new device, or NULL when out of memory.
+ */
+struct xr_device *xr_alloc_device(size_t size)
+{
+	struct xr_device *xdev;
+
+	if (WARN_ON(size < sizeof(*xdev)))
+		return NULL;
+	xdev = kzalloc(size, GFP_KERNEL);
+	if (!xdev)
+		return NULL;
+	device_initialize(&xdev->dev);
+	xdev->dev.class = &xr_class;
+	xdev->dev.release = xr_device_release;
+	return xdev;
+}
+EXPORT_SYMBOL_GPL(xr_alloc_device);
+
+/**
+ * xr_dealloc_device - drop the driver's reference to a device
+ * @xdev: a device from xr_alloc_device(), not registered
+ *
+ * The memory is freed once sysfs no longer uses it.
+ */
+void xr_dealloc_device(struct xr_device *xdev)
+{
+	WARN_ON(xdev->registered);
+	put_device(&xdev->dev);
+}
+EXPORT_SYMBOL_GPL(xr_dealloc_device);
+
+/* Caller holds xr_devices_lock. */
+static bool xr_name_in_use(const char *name)
+{
+	struct xr_device *xdev;
+	unsigned long index;
+
+	xa_for_each(&xr_devices, index, xdev)
+		if (!strcmp(dev_name(&xdev->dev), name))
+			return true;
+	return false;
+}
+
+/* Give @xdev the first free name from @fmt ("xrnic%d"); caller holds the lock. */
+static int xr_assign_name(struct xr_device *xdev, const char *fmt)
+{
+	char name[XR_DEVICE_NAME_MAX];
+	int i;
+
+	for (i = 0; i < INT_MAX; i++) {
+		if (snprintf(name, sizeof(name), fmt, i) >= sizeof(name))
+			return -EINVAL;
+		if (!xr_name_in_use(name))
+			return dev_set_name(&xdev->dev, "%s", name);
+	}
+	return -ENFILE;
+}
+
+/**
+ * xr_register_device - make a device visible to users
+ * @xdev: the device, with ops, identity and phys_port_cnt filled in
+ * @name_fmt: name template with one %d, such as "xrnic%d"
+ * @parent: the bus device (PCI function) behind it
+ *
+ * Queries the device limits, names the device, and adds it to sysfs.
+ *
+ * Return: 0 or a negative errno.
+ */
+int xr_register_device(struct xr_device *xdev, const char *name_fmt,
+		       struct device *parent)
+{
+	u32 index;
+	int ret;
+
+	if (!xdev->ops || !xdev->ops->query_device || !xdev->ops->query_port ||
+	    !xdev->phys_port_cnt)
+		return -EINVAL;
+
+	ret = xdev->ops->query_device(xdev, &xdev->attr);
+	if (ret)
+		return ret;
+
+	xdev->dev.parent = parent;
+	mutex_lock(&xr_devices_lock);
+	ret = xr_assign_name(xdev, name_fmt);
+	if (ret)
+		goto err_unlock;
+	ret = xa_alloc(&xr_devices, &index, xdev, xa_limit_31b, GFP_KERNEL);
+	if (ret)
+		goto err_unlock;
+	ret = device_add(&xdev->dev);
+	if (ret)
+		goto err_erase;
+	ret = xr_add_port_sysfs(xdev);
+	if (ret)
+		goto err_del;
+	xdev->registered = true;
+	mutex_unlock(&xr_devices_lock);
+	dev_info(&xdev->dev, "registered, %u port(s), firmware %s\n",
+		 xdev->phys_port_cnt, xdev->fw_ver);
+	return 0;
+
+err_del:
+	device_del(&xdev->dev);
+err_erase:
+	xa_erase(&xr_devices, index);
+err_unlock:
+	mutex_unlock(&xr_devices_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(xr_register_device);
+
+/**
+ * xr_unregister_device - remove a device from users' view
+ * @xdev: a registered device
+ *
+ * Waits for sysfs readers to finish; the driver may then tear down the
+ * hardware and call xr_dealloc_device().
+ */
+void xr_unregister_device(struct xr_device *xdev)
+{
+	struct xr_device *entry;
+	unsigned long index;
+
+	mutex_lock(&xr_devices_lock);
+	xa_for_each(&xr_devices, index, entry)
+		if (entry == xdev)
+			xa_erase(&xr_devices, index);
+	xdev->registered = false;
+	mutex_unlock(&xr_devices_lock);
+
+	xr_remove_port_sysfs(xdev);
+	device_del(&xdev->dev);
+}
+EXPORT_SYMBOL_GPL(xr_unregister_device);
+
+/**
+ * xr_device_init - register the infiniband class
+ *
+ * Return: 0 or a negative errno.
+ */
+int xr_device_init(void)
+{
+	return class_register(&xr_class);
+}
+
+/**
+ * xr_device_exit - unregister the infiniband class
+ *
+ * Module references from drivers guarantee no device is left.
+ */
+void xr_device_exit(void)
+{
+	WARN_ON(!xa_empty(&xr_devices));
+	class_unregister(&xr_class);
+}

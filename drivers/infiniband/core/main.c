@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xrdma_core module entry: refuses to share the machine with Linux's RDMA
+ * core, then sets up the device registry and its sysfs class.
+ */
+#include <linux/module.h>
+#include <linux/namei.h>
+
+#include "core_priv.h"
+
+/*
+ * Linux's ib_core and ib_uverbs own the same sysfs classes, character
+ * device names and NETLINK_RDMA protocol that xrdma_core provides.  Both
+ * cannot be loaded at once; say so clearly instead of failing later with a
+ * duplicate-name warning from sysfs.
+ */
+static int xr_check_linux_rdma_core(void)
+{
+	static const char * const mods[] = { "ib_core", "ib_uverbs" };
+	char path[64];
+	struct path p;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(mods); i++) {
+		snprintf(path, sizeof(path), "/sys/module/%s", mods[i]);
+		if (kern_path(path, LOOKUP_FOLLOW, &p))
+			continue;
+		path_put(&p);
+		pr_err("xrdma_core: Linux's %s is loaded; it owns the infiniband class, /dev/infiniband and NETLINK_RDMA that xrdma_core provides. Unload it first (modprobe -r %s)\n",
+		       mods[i], mods[i]);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int __init xr_core_init(void)
+{
+	int ret;
+
+	ret = xr_check_linux_rdma_core();
+	if (ret)
+		return ret;
+	return xr_device_init();
+}
+
+static void __exit xr_core_exit(void)
+{
+	xr_device_exit();
+}
+
+module_init(xr_core_init);
+module_exit(xr_core_exit);
+
+MODULE_DESCRIPTION("xrdma RDMA core");
+MODULE_AUTHOR("The xrdma authors");
+MODULE_LICENSE("GPL");

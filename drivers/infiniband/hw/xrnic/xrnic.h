@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* xrnic: PCIe driver for the XRNIC RDMA NIC. */
+#ifndef XRNIC_H
+#define XRNIC_H
+
+#include <linux/completion.h>
+#include <linux/io.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/workqueue.h>
+
+#include <xrdma/xr_core.h>
+#include <xrnic/xrnic_admin.h>
+#include <xrnic/xrnic_regs.h>
+
+#define XRNIC_DRV_NAME		"xrnic"
+#define XRNIC_AQ_DEPTH		32
+#define XRNIC_AENQ_DEPTH	32
+
+/**
+ * struct xrnic_admin - the admin queue: one command in flight at a time
+ * @sq: submission ring, XRNIC_AQ_DEPTH entries
+ * @cq: completion ring, XRNIC_AQ_DEPTH entries
+ * @sq_dma: bus address of @sq
+ * @cq_dma: bus address of @cq
+ * @lock: serialises commands; protects @sq_pc, @cq_cc and @cmd_seq
+ * @sq_pc: free-running producer index of @sq
+ * @cq_cc: free-running consumer index of @cq
+ * @cmd_seq: sequence number folded into command ids
+ * @done: completed by the admin interrupt
+ * @irq_mode: completions are signalled by MSI-X rather than polled
+ * @dead: set once when the device stops answering; commands then fail fast
+ */
+struct xrnic_admin {
+	struct xrnic_aq_entry *sq;
+	struct xrnic_acq_entry *cq;
+	dma_addr_t sq_dma;
+	dma_addr_t cq_dma;
+	struct mutex lock;	/* one command at a time */
+	u32 sq_pc;
+	u32 cq_cc;
+	u16 cmd_seq;
+	struct completion done;
+	bool irq_mode;
+	bool dead;
+};
+
+/**
+ * struct xrnic_aenq - the asynchronous event queue
+ * @ring: XRNIC_AENQ_DEPTH entries written by the device
+ * @dma: bus address of @ring
+ * @cc: free-running consumer index; only touched by @work
+ * @work: drains the ring; scheduled by the admin interrupt
+ */
+struct xrnic_aenq {
+	struct xrnic_aenq_entry *ring;
+	dma_addr_t dma;
+	u32 cc;
+	struct work_struct work;
+};
+
+/**
+ * struct xrnic_dev - one XRNIC PCI function
+ * @xdev: the core's device; must be first
+ * @pdev: the PCI function
+ * @regs: BAR2 register page
+ * @db: BAR0 ivshmem registers, for the doorbell
+ * @num_vectors: MSI-X vectors allocated
+ * @admin: admin queue
+ * @aenq: async event queue
+ * @mac: the port's MAC address
+ * @irq_name: name of the admin interrupt in /proc/interrupts
+ */
+struct xrnic_dev {
+	struct xr_device xdev;
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	void __iomem *db;
+	int num_vectors;
+	struct xrnic_admin admin;
+	struct xrnic_aenq aenq;
+	u8 mac[6];
+	char irq_name[32];
+};
+
+/* xr_alloc_device() allocates the whole structure through its first member. */
+static_assert(offsetof(struct xrnic_dev, xdev) == 0);
+
+static inline struct xrnic_dev *to_xrnic(struct xr_device *xdev)
+{
+	return container_of(xdev, struct xrnic_dev, xdev);
+}
+
+static inline u32 xrnic_rd(struct xrnic_dev *xn, u32 reg)
+{
+	return readl(xn->regs + reg);
+}
+
+static inline void xrnic_wr(struct xrnic_dev *xn, u32 reg, u32 val)
+{
+	writel(val, xn->regs + reg);
+}
+
+/* Wake the device: a doorbell carries no data besides the vector. */
+static inline void xrnic_ring(struct xrnic_dev *xn, u32 vector)
+{
+	writel((XRNIC_DEVICE_PEER << 16) | vector,
+	       xn->db + XRNIC_IVSHMEM_DOORBELL);
+}
+
+/* xrnic_admin.c */
+int xrnic_admin_init(struct xrnic_dev *xn);
+void xrnic_admin_destroy(struct xrnic_dev *xn);
+void xrnic_admin_set_irq_mode(struct xrnic_dev *xn, bool on);
+int xrnic_admin_exec(struct xrnic_dev *xn, struct xrnic_aq_entry *cmd,
+		     struct xrnic_acq_entry *resp);
+void xrnic_mark_dead(struct xrnic_dev *xn, const char *why);
+bool xrnic_is_dead(struct xrnic_dev *xn);
+
+/* xrnic_eq.c */
+int xrnic_aenq_init(struct xrnic_dev *xn);
+void xrnic_aenq_destroy(struct xrnic_dev *xn);
+int xrnic_admin_irq_request(struct xrnic_dev *xn);
+void xrnic_admin_irq_free(struct xrnic_dev *xn);
+
+/* xrnic_cmd.c */
+int xrnic_cmd_query_device(struct xrnic_dev *xn,
+			   struct xrnic_resp_query_device *resp);
+int xrnic_cmd_query_port(struct xrnic_dev *xn, u8 port,
+			 struct xrnic_resp_query_port *resp);
+
+/* xrnic_verbs.c */
+extern const struct xr_device_ops xrnic_dev_ops;
+
+#endif /* XRNIC_H */

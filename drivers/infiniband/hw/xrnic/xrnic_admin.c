@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Admin queue engine: submission and completion rings in host memory with
+ * phase bits, polled during bring-up and interrupt driven afterwards.  A
+ * command that gets no completion within admin_timeout_ms marks the device
+ * dead; every later command then fails at once with -EIO.
+ */
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+
+#include "xrnic.h"
+
+static unsigned int admin_timeout_ms = 3000;
+module_param(admin_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(admin_timeout_ms,
+		 "Time the device has to complete an admin command before it is declared dead (ms, default 3000)");
+
+#define XRNIC_AQ_MASK	(XRNIC_AQ_DEPTH - 1)
+
+/**
+ * xrnic_admin_init - allocate the admin rings
+ * @xn: the device
+ *
+ * The rings are handed to the device by the bring-up code in xrnic_main.c.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xrnic_admin_init(struct xrnic_dev *xn)
+{
+	struct xrnic_admin *aq = &xn->admin;
+	struct device *dma = &xn->pdev->dev;
+
+	aq->sq = dma_alloc_coherent(dma, XRNIC_AQ_DEPTH * sizeof(*aq->sq),
+				    &aq->sq_dma, GFP_KERNEL);
+	if (!aq->sq)
+		return -ENOMEM;
+	aq->cq = dma_alloc_coherent(dma, XRNIC_AQ_DEPTH * sizeof(*aq->cq),
+				    &aq->cq_dma, GFP_KERNEL);
+	if (!aq->cq)
+		goto err_free_sq;
+	mutex_init(&aq->lock);
+	init_completion(&aq->done);
+	return 0;
+
+err_free_sq:
+	dma_free_coherent(dma, XRNIC_AQ_DEPTH * sizeof(*aq->sq), aq->sq,
+			  aq->sq_dma);
+	return -ENOMEM;
+}
+
+/**
+ * xrnic_admin_destroy - free the admin rings
+ * @xn: the device, already reset so that it no longer uses them
+ */
+void xrnic_admin_destroy(struct xrnic_dev *xn)
+{
+	struct xrnic_admin *aq = &xn->admin;
+	struct device *dma = &xn->pdev->dev;
+
+	dma_free_coherent(dma, XRNIC_AQ_DEPTH * sizeof(*aq->cq), aq->cq,
+			  aq->cq_dma);
+	dma_free_coherent(dma, XRNIC_AQ_DEPTH * sizeof(*aq->sq), aq->sq,
+			  aq->sq_dma);
+	mutex_destroy(&aq->lock);
+}
+
+/**
+ * xrnic_admin_set_irq_mode - switch between polled and interrupt completions
+ * @xn: the device
+ * @on: true once the admin interrupt handler is installed
+ */
+void xrnic_admin_set_irq_mode(struct xrnic_dev *xn, bool on)
+{
+	struct xrnic_admin *aq = &xn->admin;
+	u32 ctl = XRNIC_AQ_CTL_ENABLE;
+
+	mutex_lock(&aq->lock);
+	if (on)
+		ctl |= XRNIC_AQ_CTL_ACQ_IRQ | XRNIC_AQ_CTL_AENQ_IRQ;
+	xrnic_wr(xn, XRNIC_REG_AQ_CTL, ctl);
+	aq->irq_mode = on;
+	mutex_unlock(&aq->lock);
+}
+
+/**
+ * xrnic_is_dead - has the device stopped answering?
+ * @xn: the device
+ *
+ * Return: true after xrnic_mark_dead().
+ */
+bool xrnic_is_dead(struct xrnic_dev *xn)
+{
+	return READ_ONCE(xn->admin.dead);
+}
+
+/**
+ * xrnic_mark_dead - stop talking to a device that no longer answers
+ * @xn: the device
+ * @why: what showed it, for the log
+ *
+ * Logs once, with the device's own status, and wakes a waiting command.
+ */
+void xrnic_mark_dead(struct xrnic_dev *xn, const char *why)
+{
+	if (xchg(&xn->admin.dead, true))
+		return;
+	dev_err(&xn->pdev->dev,
+		"device marked dead: %s (DEV_STS %#x, fatal reason %u); admin commands now fail with -EIO\n",
+		why, xrnic_rd(xn, XRNIC_REG_DEV_STS),
+		xrnic_rd(xn, XRNIC_REG_FATAL_REASON));
+	complete(&xn->admin.done);
+}
+
+static int xrnic_status_to_errno(u8 status)
+{
+	switch (status) {
+	case XRNIC_STATUS_OK:
+		return 0;
+	case XRNIC_STATUS_BAD_OPCODE:
+		return -EOPNOTSUPP;
+	case XRNIC_STATUS_MALFORMED:
+	case XRNIC_STATUS_BAD_PARAM:
+		return -EINVAL;
+	case XRNIC_STATUS_BAD_ADDRESS:
+		return -EFAULT;
+	case XRNIC_STATUS_NO_RESOURCES:
+		return -ENOMEM;
+	default:
+		return -EIO;
+	}
+}
+
+/* The completion at the consumer index, if the device has written it. */
+static struct xrnic_acq_entry *xrnic_admin_next_cqe(struct xrnic_admin *aq)
+{
+	struct xrnic_acq_entry *cqe = &aq->cq[aq->cq_cc & XRNIC_AQ_MASK];
+
+	if ((READ_ONCE(cqe->flags) & XRNIC_ENTRY_PHASE) !=
+	    xrnic_entry_phase(aq->cq_cc, XRNIC_AQ_DEPTH))
+		return NULL;
+	dma_rmb();	/* read the body only after the phase bit */
+	return cqe;
+}
+
+/* Wait, bounded by admin_timeout_ms, for the completion of the last command. */
+static struct xrnic_acq_entry *xrnic_admin_wait(struct xrnic_dev *xn)
+{
+	struct xrnic_admin *aq = &xn->admin;
+	unsigned long deadline = jiffies + msecs_to_jiffies(admin_timeout_ms);
+	struct xrnic_acq_entry *cqe;
+
+	for (;;) {
+		if (aq->irq_mode)
+			reinit_completion(&aq->done);
+		cqe = xrnic_admin_next_cqe(aq);
+		if (cqe || xrnic_is_dead(xn) || time_after(jiffies, deadline))
+			return cqe;
+		if (aq->irq_mode)
+			wait_for_completion_timeout(&aq->done,
+						    max_t(long, 1,
+							  deadline - jiffies));
+		else
+			usleep_range(20, 100);
+	}
+}
+
+/**
+ * xrnic_admin_exec - run one admin command and wait for its completion
+ * @xn: the device
+ * @cmd: the command; opcode and body filled in, the rest is set here
+ * @resp: receives the completion
+ *
+ * Context: process context; sleeps.
+ * Return: 0, the errno that the completion status maps to, -ETIMEDOUT when
+ * the device did not answer in time, or -EIO once the device is dead.
+ */
+int xrnic_admin_exec(struct xrnic_dev *xn, struct xrnic_aq_entry *cmd,
+		     struct xrnic_acq_entry *resp)
+{
+	struct xrnic_admin *aq = &xn->admin;
+	struct xrnic_aq_entry *sqe;
+	struct xrnic_acq_entry *cqe;
+	u16 cmd_id;
+	int ret;
+
+	mutex_lock(&aq->lock);
+	if (xrnic_is_dead(xn)) {
+		ret = -EIO;
+		goto out_unlock;
+	}
+
+	cmd_id = aq->cmd_seq++;
+	sqe = &aq->sq[aq->sq_pc & XRNIC_AQ_MASK];
+	cmd->flags = 0;
+	cmd->cmd_id = cpu_to_le16(cmd_id);
+	cmd->reserved = 0;
+	memcpy(sqe, cmd, sizeof(*sqe));
+	dma_wmb();	/* the body is visible before the phase bit */
+	WRITE_ONCE(sqe->flags, xrnic_entry_phase(aq->sq_pc, XRNIC_AQ_DEPTH));
+	aq->sq_pc++;
+	xrnic_ring(xn, XRNIC_VEC_ADMIN);
+
+	cqe = xrnic_admin_wait(xn);
+	if (!cqe) {
+		if (xrnic_is_dead(xn)) {
+			ret = -EIO;
+		} else {
+			dev_err(&xn->pdev->dev,
+				"admin command %u (opcode %u) timed out after %u ms\n",
+				cmd_id, cmd->opcode, admin_timeout_ms);
+			xrnic_mark_dead(xn, "admin command timeout");
+			ret = -ETIMEDOUT;
+		}
+		goto out_unlock;
+	}
+	memcpy(resp, cqe, sizeof(*resp));
+	aq->cq_cc++;
+	if (le16_to_cpu(resp->cmd_id) != cmd_id) {
+		dev_err(&xn->pdev->dev,
+			"admin completion for command %u, expected %u\n",
+			le16_to_cpu(resp->cmd_id), cmd_id);
+		xrnic_mark_dead(xn, "admin completion out of order");
+		ret = -EIO;
+		goto out_unlock;
+	}
+	ret = xrnic_status_to_errno(resp->status);
+	if (ret)
+		dev_dbg(&xn->pdev->dev, "admin command %u (opcode %u): status %u\n",
+			cmd_id, cmd->opcode, resp->status);
+out_unlock:
+	mutex_unlock(&aq->lock);
+	return ret;
+}

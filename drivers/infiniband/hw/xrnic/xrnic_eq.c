@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Interrupts and event queues: the admin MSI-X vector and the asynchronous
+ * event notification queue (AENQ) that reports port changes and fatal
+ * device errors.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+
+#include "xrnic.h"
+
+#define XRNIC_AENQ_MASK	(XRNIC_AENQ_DEPTH - 1)
+
+static void xrnic_aenq_handle(struct xrnic_dev *xn,
+			      const struct xrnic_aenq_entry *e)
+{
+	u32 param = le32_to_cpu(e->param);
+
+	switch (le16_to_cpu(e->event)) {
+	case XRNIC_EVENT_PORT_ACTIVE:
+		dev_info(&xn->pdev->dev, "port %u active\n", param);
+		break;
+	case XRNIC_EVENT_PORT_DOWN:
+		dev_warn(&xn->pdev->dev, "port %u down\n", param);
+		break;
+	case XRNIC_EVENT_FATAL:
+		dev_err(&xn->pdev->dev, "fatal device error, reason %u\n",
+			param);
+		xrnic_mark_dead(xn, "fatal error event");
+		break;
+	default:
+		dev_warn_ratelimited(&xn->pdev->dev,
+				     "unknown async event %u\n",
+				     le16_to_cpu(e->event));
+		break;
+	}
+}
+
+static void xrnic_aenq_work(struct work_struct *work)
+{
+	struct xrnic_aenq *aenq = container_of(work, struct xrnic_aenq, work);
+	struct xrnic_dev *xn = container_of(aenq, struct xrnic_dev, aenq);
+	struct xrnic_aenq_entry *e, entry;
+	u32 done = 0;
+
+	/* At most one ring's worth per run: a broken device cannot keep us here. */
+	while (done < XRNIC_AENQ_DEPTH) {
+		e = &aenq->ring[aenq->cc & XRNIC_AENQ_MASK];
+		if ((READ_ONCE(e->flags) & XRNIC_ENTRY_PHASE) !=
+		    xrnic_entry_phase(aenq->cc, XRNIC_AENQ_DEPTH))
+			break;
+		dma_rmb();	/* read the body only after the phase bit */
+		entry = *e;
+		aenq->cc++;
+		done++;
+		xrnic_aenq_handle(xn, &entry);
+	}
+	if (done)
+		xrnic_wr(xn, XRNIC_REG_AENQ_CI, aenq->cc);
+}
+
+/**
+ * xrnic_aenq_init - allocate the async event ring
+ * @xn: the device
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xrnic_aenq_init(struct xrnic_dev *xn)
+{
+	struct xrnic_aenq *aenq = &xn->aenq;
+
+	aenq->ring = dma_alloc_coherent(&xn->pdev->dev,
+					XRNIC_AENQ_DEPTH * sizeof(*aenq->ring),
+					&aenq->dma, GFP_KERNEL);
+	if (!aenq->ring)
+		return -ENOMEM;
+	aenq->cc = 0;
+	INIT_WORK(&aenq->work, xrnic_aenq_work);
+	return 0;
+}
+
+/**
+ * xrnic_aenq_destroy - free the async event ring
+ * @xn: the device, already reset and with its interrupt freed
+ */
+void xrnic_aenq_destroy(struct xrnic_dev *xn)
+{
+	struct xrnic_aenq *aenq = &xn->aenq;
+
+	cancel_work_sync(&aenq->work);
+	dma_free_coherent(&xn->pdev->dev,
+			  XRNIC_AENQ_DEPTH * sizeof(*aenq->ring), aenq->ring,
+			  aenq->dma);
+}
+
+/* Vector 0: an admin completion or an async event (or both) is ready. */
+static irqreturn_t xrnic_admin_irq(int irq, void *data)
+{
+	struct xrnic_dev *xn = data;
+
+	complete(&xn->admin.done);
+	schedule_work(&xn->aenq.work);
+	return IRQ_HANDLED;
+}
+
+/**
+ * xrnic_admin_irq_request - install the admin interrupt handler
+ * @xn: the device, with MSI-X vectors allocated
+ *
+ * Also drains events posted while the queue was polled.
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_admin_irq_request(struct xrnic_dev *xn)
+{
+	int ret;
+
+	snprintf(xn->irq_name, sizeof(xn->irq_name), "xrnic-admin@%s",
+		 pci_name(xn->pdev));
+	ret = request_irq(pci_irq_vector(xn->pdev, XRNIC_VEC_ADMIN),
+			  xrnic_admin_irq, 0, xn->irq_name, xn);
+	if (ret)
+		return ret;
+	schedule_work(&xn->aenq.work);
+	return 0;
+}
+
+/**
+ * xrnic_admin_irq_free - remove the admin interrupt handler
+ * @xn: the device
+ */
+void xrnic_admin_irq_free(struct xrnic_dev *xn)
+{
+	free_irq(pci_irq_vector(xn->pdev, XRNIC_VEC_ADMIN), xn);
+}
