@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# xrdma top-level build.  The two commands a user needs:
+#   make demo    boot a VM with an XRNIC, load the driver, show it come up
+#   make check   every test of every layer, ending "N passed, N failed, ..."
+# Both install missing Debian packages first (scripts/install-deps.sh).
+
+KVER = $(shell scripts/kernel-version.sh)
+KDIR = /usr/src/linux-headers-$(KVER)
+VM_MODULES = --module drivers/infiniband/core/xrdma_core.ko \
+	     --module drivers/infiniband/hw/xrnic/xrnic.ko
+
+all: deps modules emu selftests
+
+deps:
+	@scripts/install-deps.sh
+
+modules: deps
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+emu: deps
+	$(MAKE) -C tools/xrnic-emu
+
+selftests: deps
+	$(MAKE) -C tools/testing/selftests/xrdma
+
+check:
+	@scripts/check.sh
+
+lint: deps
+	@scripts/lint.sh
+
+demo: all
+	scripts/xrdma-vm run $(VM_MODULES) scripts/demo-guest.sh
+
+install: modules emu
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KVER)
+	install -D -m 0644 scripts/xrdma-modprobe.conf /etc/modprobe.d/xrdma.conf
+	install -D -m 0755 tools/xrnic-emu/build/xrnic-emu /usr/local/bin/xrnic-emu
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools/xrnic-emu clean
+	$(MAKE) -C tools/testing/selftests/xrdma clean
+	rm -rf build
+
+.PHONY: all deps modules emu selftests check lint demo install clean

@@ -1,0 +1,66 @@
+#!/bin/bash
+# make check: install what is missing, build, then run every test of every
+# layer (lint, device-model host tests, kselftests in a VM) and end with one
+# line "N passed, N failed, N skipped" counting them all.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+logdir=$top/build/check
+rm -rf "$logdir"
+mkdir -p "$logdir"
+pass=0
+fail=0
+skip=0
+
+# Count the KTAP result lines of a layer's log (VM lines carry "[N] ").
+count() { # layer log rc
+	local p f s
+	read -r p f s < <(awk '
+		{ sub(/^\[[0-9]+\] /, "") }
+		/^ok [0-9]+/ { if ($0 ~ /# [Ss][Kk][Ii][Pp]/) s++; else p++ }
+		/^not ok [0-9]+/ { f++ }
+		END { print p + 0, f + 0, s + 0 }' "$2")
+	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $1 exited with status $3 without a failed test"
+		f=1
+	fi
+	echo "# $1: $p passed, $f failed, $s skipped"
+	pass=$((pass + p))
+	fail=$((fail + f))
+	skip=$((skip + s))
+}
+
+layer() { # name command...
+	local name=$1 rc
+	shift
+	echo "# ---- $name: $*"
+	"$@" 2>&1 | tee "$logdir/$name.log"
+	rc=${PIPESTATUS[0]}
+	count "$name" "$logdir/$name.log" "$rc"
+}
+
+finish() {
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+scripts/install-deps.sh || { echo "not ok - install-deps"; fail=1; finish; }
+
+build() {
+	echo "1..1"
+	if make -s all; then echo "ok 1 build.all"; else echo "not ok 1 build.all"; fi
+}
+layer build build
+[ "$fail" -eq 0 ] || finish
+
+layer lint scripts/lint.sh
+layer device-model make -s -C tools/xrnic-emu check
+kver=$(scripts/kernel-version.sh)
+layer kselftests-vm scripts/xrdma-vm run --extra-ivshmem \
+	--module drivers/infiniband/core/xrdma_core.ko \
+	--module drivers/infiniband/hw/xrnic/xrnic.ko \
+	--module "/lib/modules/$kver/kernel/drivers/infiniband/core/ib_core.ko" \
+	--add tools/testing/selftests/xrdma/build:/selftests \
+	tools/testing/selftests/xrdma/run_vm_tests.sh
+finish

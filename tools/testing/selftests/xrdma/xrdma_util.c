@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Small helpers shared by the xrdma kselftests (run inside the test VMs). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "xrdma_util.h"
+
+#define SYSLOG_ACTION_READ_ALL	3
+#define SYSLOG_ACTION_CLEAR	5
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+
+ssize_t xr_read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+int xr_write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+bool xr_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+bool xr_dmesg_contains(const char *needle)
+{
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
+	bool found = false;
+	char *buf;
+	int n;
+
+	if (size <= 0)
+		return false;
+	buf = malloc(size + 1);
+	if (!buf)
+		return false;
+	n = klogctl(SYSLOG_ACTION_READ_ALL, buf, size);
+	if (n >= 0) {
+		buf[n] = '\0';
+		found = strstr(buf, needle) != NULL;
+	}
+	free(buf);
+	return found;
+}
+
+int xr_dmesg_clear(void)
+{
+	return klogctl(SYSLOG_ACTION_CLEAR, NULL, 0) < 0 ? -errno : 0;
+}
+
+int xr_run(const char *cmd)
+{
+	int status = system(cmd);
+
+	if (status < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+long long xr_irq_count(const char *name)
+{
+	char line[1024], *p, *end;
+	long long total = -1, v;
+	FILE *f;
+
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, name))
+			continue;
+		p = strchr(line, ':');
+		if (!p)
+			break;
+		total = 0;
+		for (p++;; p = end) {
+			v = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+			total += v;
+		}
+		break;
+	}
+	fclose(f);
+	return total;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by the xrdma kselftests (run inside the test VMs). */
+#ifndef XRDMA_UTIL_H
+#define XRDMA_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define XRDMA_SYS_DEV	"/sys/class/infiniband/xrnic0"
+
+/*
+ * Read a whole (sysfs) file into @buf, NUL-terminated, one trailing newline
+ * removed.  Returns the length, or -errno.
+ */
+ssize_t xr_read_file(const char *path, char *buf, size_t size);
+
+/* Write @text to @path.  Returns 0 or -errno. */
+int xr_write_file(const char *path, const char *text);
+
+/* True if @path exists. */
+bool xr_exists(const char *path);
+
+/* True if the kernel log contains @needle; false if it cannot be read. */
+bool xr_dmesg_contains(const char *needle);
+
+/* Clear the kernel log ring so later checks see only new lines. */
+int xr_dmesg_clear(void);
+
+/* Run a shell command; returns its exit status, or -1. */
+int xr_run(const char *cmd);
+
+/* Sum of the per-CPU counts of the interrupt named @name, or -1. */
+long long xr_irq_count(const char *name);
+
+#endif /* XRDMA_UTIL_H */
