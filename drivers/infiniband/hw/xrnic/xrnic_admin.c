@@ -15,7 +15,12 @@
 static unsigned int admin_timeout_ms = 3000;
 module_param(admin_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(admin_timeout_ms,
-		 "Time the device has to complete an admin command before it is declared dead (ms, default 3000)");
+		 "Time the device has to complete an admin command before it is declared dead (ms, at least 100, default 3000)");
+
+static unsigned int xrnic_admin_timeout_ms(void)
+{
+	return max(READ_ONCE(admin_timeout_ms), 100U);
+}
 
 #define XRNIC_AQ_MASK	(XRNIC_AQ_DEPTH - 1)
 
@@ -148,7 +153,8 @@ static struct xrnic_acq_entry *xrnic_admin_next_cqe(struct xrnic_admin *aq)
 static struct xrnic_acq_entry *xrnic_admin_wait(struct xrnic_dev *xn)
 {
 	struct xrnic_admin *aq = &xn->admin;
-	unsigned long deadline = jiffies + msecs_to_jiffies(admin_timeout_ms);
+	unsigned long deadline = jiffies +
+				msecs_to_jiffies(xrnic_admin_timeout_ms());
 	struct xrnic_acq_entry *cqe;
 
 	for (;;) {
@@ -209,7 +215,7 @@ int xrnic_admin_exec(struct xrnic_dev *xn, struct xrnic_aq_entry *cmd,
 		} else {
 			dev_err(&xn->pdev->dev,
 				"admin command %u (opcode %u) timed out after %u ms\n",
-				cmd_id, cmd->opcode, admin_timeout_ms);
+				cmd_id, cmd->opcode, xrnic_admin_timeout_ms());
 			xrnic_mark_dead(xn, "admin command timeout");
 			ret = -ETIMEDOUT;
 		}
