@@ -57,7 +57,7 @@ layer build build
 layer lint scripts/lint.sh
 layer device-model make -s -C tools/xrnic-emu check
 kver=$(scripts/kernel-version.sh)
-layer kselftests-vm scripts/xrdma-vm run --extra-ivshmem \
+layer kselftests-vm scripts/xrdma-vm run --vms 2 --extra-ivshmem \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko \
 	--module "/lib/modules/$kver/kernel/drivers/infiniband/core/ib_core.ko" \

@@ -5,7 +5,7 @@ set -e
 echo "== modprobe xrnic"
 modprobe xrnic
 echo "== kernel log"
-dmesg | grep -E 'xrnic|xrdma' | sed 's/^\[[ 0-9.]*\] //'
+dmesg | grep -E 'xrnic|xrdma_core|infiniband' | sed 's/^\[[ 0-9.]*\] //'
 echo "== lsmod"
 lsmod | grep -E '^(xrnic|xrdma_core) '
 echo "== /sys/class/infiniband"
@@ -21,4 +21,5 @@ echo "== device model identity (from the VM runner)"
 echo "guid $XRDMA_GUID  mac $XRDMA_MAC  firmware $XRDMA_FW"
 echo "== modprobe -r xrnic xrdma_core"
 modprobe -r xrnic xrdma_core
-dmesg | tail -3 | sed 's/^\[[ 0-9.]*\] //'
+dmesg | tail -2 | sed 's/^\[[ 0-9.]*\] //'
+ls /sys/class/infiniband 2>/dev/null || echo "/sys/class/infiniband is gone"

@@ -162,6 +162,7 @@ void xr_unregister_device(struct xr_device *xdev)
 	mutex_unlock(&xr_devices_lock);
 
 	xr_remove_port_sysfs(xdev);
+	dev_info(&xdev->dev, "unregistered\n");
 	device_del(&xdev->dev);
 }
 EXPORT_SYMBOL_GPL(xr_unregister_device);
