@@ -40,6 +40,17 @@ static inline __u8 xrnic_entry_phase(__u32 index, __u32 depth)
 enum xrnic_admin_opcode {
 	XRNIC_ADMIN_QUERY_DEVICE	= 1,
 	XRNIC_ADMIN_QUERY_PORT		= 2,
+	XRNIC_ADMIN_ALLOC_PD		= 3,
+	XRNIC_ADMIN_DEALLOC_PD		= 4,
+	XRNIC_ADMIN_REG_MR		= 5,
+	XRNIC_ADMIN_DEREG_MR		= 6,
+	XRNIC_ADMIN_CREATE_CQ		= 7,
+	XRNIC_ADMIN_DESTROY_CQ		= 8,
+	XRNIC_ADMIN_CREATE_QP		= 9,
+	XRNIC_ADMIN_MODIFY_QP		= 10,
+	XRNIC_ADMIN_QUERY_QP		= 11,
+	XRNIC_ADMIN_DESTROY_QP		= 12,
+	XRNIC_ADMIN_QUERY_STATS		= 13,
 };
 
 /* Admin completion status */
@@ -50,12 +61,196 @@ enum xrnic_admin_status {
 	XRNIC_STATUS_BAD_PARAM		= 3,	/* a field is out of range */
 	XRNIC_STATUS_BAD_ADDRESS	= 4,	/* a DMA address is outside RAM */
 	XRNIC_STATUS_NO_RESOURCES	= 5,
+	XRNIC_STATUS_BUSY		= 6,	/* object still referenced */
+	XRNIC_STATUS_BAD_STATE		= 7,	/* invalid QP state transition */
+	XRNIC_STATUS_NOT_FOUND		= 8,	/* no such PD, MR, CQ or QP */
+};
+
+/*
+ * Object numbers: a PD number (pdn), CQ number (cqn) and QP number (qpn)
+ * are chosen by the device.  Memory keys are "index << 8 | key": the key
+ * byte changes every time an MR table index is reused, so a stale key never
+ * matches a new registration.  QP numbers 0 and 1 are never used.
+ */
+#define XRNIC_KEY_INDEX(key)		((key) >> 8)
+#define XRNIC_KEY_BYTE(key)		((key) & 0xff)
+#define XRNIC_QPN_MASK			0xffffff
+
+/* Memory access rights: the InfiniBand verbs bit values. */
+#define XRNIC_ACCESS_LOCAL_WRITE	(1u << 0)
+#define XRNIC_ACCESS_REMOTE_WRITE	(1u << 1)
+#define XRNIC_ACCESS_REMOTE_READ	(1u << 2)
+#define XRNIC_ACCESS_REMOTE_ATOMIC	(1u << 3)
+#define XRNIC_ACCESS_ALL		0xf
+
+/*
+ * Page lists (REG_MR).  Up to XRNIC_PBL_INLINE_MAX page addresses travel in
+ * the command.  Longer lists are chained: pbl_addr is the bus address of a
+ * page-aligned 4 KiB chunk holding XRNIC_PBL_CHUNK_ENTRIES page addresses
+ * and, in its last 8 bytes, the bus address of the next chunk (ignored in
+ * the last chunk).  Every page address is aligned to the page size.
+ */
+#define XRNIC_PBL_INLINE_MAX		3
+#define XRNIC_PBL_CHUNK_SIZE		4096
+#define XRNIC_PBL_CHUNK_ENTRIES		(XRNIC_PBL_CHUNK_SIZE / 8 - 1)
+
+enum xrnic_pbl_mode {
+	XRNIC_PBL_INLINE	= 0,
+	XRNIC_PBL_CHAINED	= 1,
 };
 
 /* QUERY_PORT: port numbers start at 1. */
 struct xrnic_cmd_query_port {
 	__u8	port_num;
 	__u8	reserved[55];
+};
+
+/* DEALLOC_PD; the ALLOC_PD answer. */
+struct xrnic_cmd_pd {
+	__le32	pdn;
+	__u8	reserved[52];
+};
+
+/*
+ * REG_MR registers [iova, iova + length) of the user's address space, backed
+ * by npages pages of 1 << page_shift bytes; the first page holds iova rounded
+ * down to the page size, so npages = ceil((iova % page + length) / page).
+ */
+struct xrnic_cmd_reg_mr {
+	__le32	pdn;
+	__le32	access;		/* XRNIC_ACCESS_* */
+	__le64	iova;
+	__le64	length;		/* 1 .. max_mr_size */
+	__le32	npages;
+	__u8	page_shift;	/* 12 */
+	__u8	pbl_mode;	/* enum xrnic_pbl_mode */
+	__le16	reserved;
+	union {
+		__le64	pages[XRNIC_PBL_INLINE_MAX];	/* XRNIC_PBL_INLINE */
+		__le64	pbl_addr;			/* XRNIC_PBL_CHAINED */
+	};
+};
+
+/* DEREG_MR; the REG_MR answer (lkey == rkey). */
+struct xrnic_cmd_mr {
+	__le32	lkey;
+	__le32	rkey;
+	__u8	reserved[48];
+};
+
+/* CREATE_CQ: a physically contiguous ring of depth completion entries. */
+struct xrnic_cmd_create_cq {
+	__le64	ring_addr;	/* page aligned */
+	__le32	depth;		/* power of two, 2 .. max_cqe */
+	__le16	eq_vector;	/* MSI-X vector for completion events */
+	__u8	reserved[42];
+};
+
+/* DESTROY_CQ; the CREATE_CQ answer. */
+struct xrnic_cmd_cq {
+	__le32	cqn;
+	__u8	reserved[52];
+};
+
+enum xrnic_qp_type {
+	XRNIC_QPT_RC	= 2,	/* the IB verbs value */
+};
+
+/* CREATE_QP: rings are physically contiguous and page aligned. */
+struct xrnic_cmd_create_qp {
+	__le32	pdn;
+	__le32	send_cqn;
+	__le32	recv_cqn;
+	__le32	sq_depth;	/* power of two, 2 .. max_qp_wr */
+	__le32	rq_depth;	/* power of two, 2 .. max_qp_wr */
+	__u8	qp_type;	/* enum xrnic_qp_type */
+	__u8	max_send_sge;	/* 1 .. max_sge */
+	__u8	max_recv_sge;	/* 1 .. max_sge */
+	__u8	reserved0;
+	__le64	sq_addr;
+	__le64	rq_addr;
+	__le32	max_inline;
+	__u8	reserved[12];
+};
+
+/* QP states: the IB verbs values. */
+enum xrnic_qp_state {
+	XRNIC_QPS_RESET	= 0,
+	XRNIC_QPS_INIT	= 1,
+	XRNIC_QPS_RTR	= 2,
+	XRNIC_QPS_RTS	= 3,
+	XRNIC_QPS_SQD	= 4,
+	XRNIC_QPS_SQE	= 5,
+	XRNIC_QPS_ERR	= 6,
+};
+
+/* MODIFY_QP attribute mask: the IB verbs bit values (IB_QP_*). */
+#define XRNIC_QP_STATE			(1u << 0)
+#define XRNIC_QP_ACCESS_FLAGS		(1u << 3)
+#define XRNIC_QP_PKEY_INDEX		(1u << 4)
+#define XRNIC_QP_PORT			(1u << 5)
+#define XRNIC_QP_AV			(1u << 7)
+#define XRNIC_QP_PATH_MTU		(1u << 8)
+#define XRNIC_QP_TIMEOUT		(1u << 9)
+#define XRNIC_QP_RETRY_CNT		(1u << 10)
+#define XRNIC_QP_RNR_RETRY		(1u << 11)
+#define XRNIC_QP_RQ_PSN			(1u << 12)
+#define XRNIC_QP_MAX_QP_RD_ATOMIC	(1u << 13)
+#define XRNIC_QP_MIN_RNR_TIMER		(1u << 15)
+#define XRNIC_QP_SQ_PSN			(1u << 16)
+#define XRNIC_QP_MAX_DEST_RD_ATOMIC	(1u << 17)
+#define XRNIC_QP_DEST_QPN		(1u << 20)
+#define XRNIC_QP_ATTR_ALL		0x13bfb9
+
+/*
+ * MODIFY_QP command and QUERY_QP answer.  MODIFY_QP applies the fields
+ * named in attr_mask; a state change must be a legal RC transition.
+ * QUERY_QP takes only qpn and answers every field (attr_mask set to
+ * XRNIC_QP_ATTR_ALL).
+ */
+struct xrnic_qp_attr {
+	__le32	qpn;
+	__le32	attr_mask;
+	__le32	dest_qpn;
+	__le32	rq_psn;		/* 24 bits */
+	__le32	sq_psn;		/* 24 bits */
+	__le32	access_flags;	/* XRNIC_ACCESS_REMOTE_* */
+	__u8	state;		/* enum xrnic_qp_state */
+	__u8	path_mtu;	/* IB MTU code 1..5 */
+	__u8	timeout;	/* 0..31 */
+	__u8	retry_cnt;	/* 0..7 */
+	__u8	rnr_retry;	/* 0..7 */
+	__u8	min_rnr_timer;	/* 0..31 */
+	__u8	max_rd_atomic;
+	__u8	max_dest_rd_atomic;
+	__u8	dgid[16];
+	__u8	sgid_index;
+	__u8	hop_limit;
+	__u8	traffic_class;
+	__u8	port_num;	/* 1 */
+	__u8	reserved[4];
+};
+
+/* DESTROY_QP and QUERY_QP; the CREATE_QP answer. */
+struct xrnic_cmd_qp {
+	__le32	qpn;
+	__u8	reserved[52];
+};
+
+/* QUERY_STATS answer: counters kept by the device since its last reset. */
+enum xrnic_counter {
+	XRNIC_CNT_ADMIN_COMMANDS,	/* admin commands completed */
+	XRNIC_CNT_ADMIN_ERRORS,		/* ... with a status other than OK */
+	XRNIC_CNT_TX_PACKETS,
+	XRNIC_CNT_RX_PACKETS,
+	XRNIC_CNT_TX_BYTES,
+	XRNIC_CNT_RX_BYTES,
+	XRNIC_NUM_COUNTERS,
+};
+
+struct xrnic_resp_query_stats {
+	__le64	counters[XRNIC_NUM_COUNTERS];
+	__u8	reserved[8];
 };
 
 /* Submission entry: the command body is opcode specific. */
@@ -67,6 +262,14 @@ struct xrnic_aq_entry {
 	union {
 		__u8 data[XRNIC_ADMIN_DATA_SIZE];
 		struct xrnic_cmd_query_port query_port;
+		struct xrnic_cmd_pd pd;
+		struct xrnic_cmd_reg_mr reg_mr;
+		struct xrnic_cmd_mr mr;
+		struct xrnic_cmd_create_cq create_cq;
+		struct xrnic_cmd_cq cq;
+		struct xrnic_cmd_create_qp create_qp;
+		struct xrnic_qp_attr qp_attr;
+		struct xrnic_cmd_qp qp;
 	};
 };
 
@@ -122,6 +325,12 @@ struct xrnic_acq_entry {
 		__u8 data[XRNIC_ADMIN_DATA_SIZE];
 		struct xrnic_resp_query_device query_device;
 		struct xrnic_resp_query_port query_port;
+		struct xrnic_cmd_pd pd;
+		struct xrnic_cmd_mr mr;
+		struct xrnic_cmd_cq cq;
+		struct xrnic_cmd_qp qp;
+		struct xrnic_qp_attr qp_attr;
+		struct xrnic_resp_query_stats stats;
 	};
 };
 
@@ -142,6 +351,24 @@ struct xrnic_aenq_entry {
 
 static_assert(sizeof(struct xrnic_cmd_query_port) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_port command size");
+static_assert(sizeof(struct xrnic_cmd_pd) == XRNIC_ADMIN_DATA_SIZE,
+	      "pd command size");
+static_assert(sizeof(struct xrnic_cmd_reg_mr) == XRNIC_ADMIN_DATA_SIZE,
+	      "reg_mr command size");
+static_assert(sizeof(struct xrnic_cmd_mr) == XRNIC_ADMIN_DATA_SIZE,
+	      "mr command size");
+static_assert(sizeof(struct xrnic_cmd_create_cq) == XRNIC_ADMIN_DATA_SIZE,
+	      "create_cq command size");
+static_assert(sizeof(struct xrnic_cmd_cq) == XRNIC_ADMIN_DATA_SIZE,
+	      "cq command size");
+static_assert(sizeof(struct xrnic_cmd_create_qp) == XRNIC_ADMIN_DATA_SIZE,
+	      "create_qp command size");
+static_assert(sizeof(struct xrnic_qp_attr) == XRNIC_ADMIN_DATA_SIZE,
+	      "qp_attr size");
+static_assert(sizeof(struct xrnic_cmd_qp) == XRNIC_ADMIN_DATA_SIZE,
+	      "qp command size");
+static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
+	      "query_stats response size");
 static_assert(sizeof(struct xrnic_aq_entry) == XRNIC_AQ_ENTRY_SIZE,
 	      "AQ entry size");
 static_assert(sizeof(struct xrnic_resp_query_device) == XRNIC_ADMIN_DATA_SIZE,
