@@ -62,5 +62,6 @@ layer kselftests-vm scripts/xrdma-vm run --vms 2 --extra-ivshmem \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko \
 	--module "/lib/modules/$kver/kernel/drivers/infiniband/core/ib_core.ko" \
 	--add tools/testing/selftests/xrdma/build:/selftests \
+	--add /usr/bin/ibv_devices \
 	tools/testing/selftests/xrdma/run_vm_tests.sh
 finish

@@ -14,6 +14,9 @@
 #include <linux/types.h>
 
 struct xr_device;
+struct xr_ufile;
+struct xr_event_file;
+struct xr_uverbs_dev;
 
 #define XR_NODE_DESC_MAX	64
 #define XR_FW_VER_MAX		32
@@ -73,20 +76,244 @@ struct xr_port_attr {
 	u32 port_cap_flags;
 };
 
+/* User object types, in the order the core destroys them on close. */
+enum xr_obj_type {
+	XR_OBJ_QP,
+	XR_OBJ_MR,
+	XR_OBJ_CQ,
+	XR_OBJ_PD,
+	XR_OBJ_MAX,
+};
+
+/**
+ * struct xr_uobject - what every user-created object starts with
+ * @ufile: the uverbs file that owns it
+ * @handle: the handle user space knows it by (per file)
+ * @type: enum xr_obj_type
+ * @usecnt: objects that refer to this one; destroy is refused while > 0
+ * @user_handle: the caller's cookie (CQ, QP), echoed in events
+ */
+struct xr_uobject {
+	struct xr_ufile *ufile;
+	u32 handle;
+	u32 type;
+	atomic_t usecnt;
+	u64 user_handle;
+};
+
+/** struct xr_pd - protection domain; @pdn: the device's number */
+struct xr_pd {
+	struct xr_uobject uobj;
+	u32 pdn;
+};
+
+/**
+ * struct xr_umem - pinned user memory
+ * @owning_mm: the mm charged for the pinned pages
+ * @address: first user address
+ * @length: bytes
+ * @npages: pages pinned, from the page holding @address
+ * @pages: the pinned pages
+ * @dma: their bus addresses
+ * @writable: pinned for write
+ */
+struct xr_umem {
+	struct mm_struct *owning_mm;
+	u64 address;
+	u64 length;
+	unsigned long npages;
+	struct page **pages;
+	dma_addr_t *dma;
+	bool writable;
+};
+
+/**
+ * struct xr_mr - memory region
+ * @uobj: user object header
+ * @pd: its protection domain
+ * @umem: the pinned memory
+ * @iova: the address the MR starts at
+ * @length: bytes
+ * @access: IB access flags
+ * @lkey: local key, from the device
+ * @rkey: remote key, from the device
+ */
+struct xr_mr {
+	struct xr_uobject uobj;
+	struct xr_pd *pd;
+	struct xr_umem *umem;
+	u64 iova;
+	u64 length;
+	u32 access;
+	u32 lkey;
+	u32 rkey;
+};
+
+/**
+ * struct xr_cq - completion queue
+ * @uobj: user object header
+ * @cqn: the device's number
+ * @cqe: entries
+ * @comp_vector: completion vector (0 .. num_comp_vectors - 1)
+ * @channel: completion channel, or NULL
+ * @comp_events: completion events delivered (reported at destroy)
+ * @async_events: async events delivered (reported at destroy)
+ * @priv: driver data
+ */
+struct xr_cq {
+	struct xr_uobject uobj;
+	u32 cqn;
+	u32 cqe;
+	u32 comp_vector;
+	struct xr_event_file *channel;
+	u32 comp_events;
+	u32 async_events;
+	void *priv;
+};
+
+/** struct xr_qp_cap - queue sizes of a QP, as granted */
+struct xr_qp_cap {
+	u32 max_send_wr;
+	u32 max_recv_wr;
+	u32 max_send_sge;
+	u32 max_recv_sge;
+	u32 max_inline_data;
+};
+
+/**
+ * struct xr_qp_attr - QP attributes (the subset of ib_qp_attr xrdma uses)
+ * @qp_state: IB QP state
+ * @path_mtu: IB MTU code
+ * @rq_psn: receive PSN
+ * @sq_psn: send PSN
+ * @dest_qp_num: remote QP number
+ * @qp_access_flags: IB remote access flags
+ * @port_num: port (1)
+ * @timeout: local ACK timeout exponent
+ * @retry_cnt: transport retries
+ * @rnr_retry: RNR retries
+ * @min_rnr_timer: RNR NAK timer code
+ * @max_rd_atomic: outstanding reads/atomics as requester
+ * @max_dest_rd_atomic: outstanding reads/atomics as responder
+ * @dgid: destination GID
+ * @sgid_index: source GID index
+ * @hop_limit: IP TTL
+ * @traffic_class: IP traffic class
+ */
+struct xr_qp_attr {
+	u8 qp_state;
+	u8 path_mtu;
+	u32 rq_psn;
+	u32 sq_psn;
+	u32 dest_qp_num;
+	u32 qp_access_flags;
+	u8 port_num;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 min_rnr_timer;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+	u8 dgid[16];
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 traffic_class;
+};
+
+/**
+ * struct xr_qp - queue pair
+ * @uobj: user object header
+ * @qpn: the device's number
+ * @pd: protection domain
+ * @send_cq: CQ of the send queue
+ * @recv_cq: CQ of the receive queue
+ * @qp_type: IB QP type (RC)
+ * @state: current IB state
+ * @sq_sig_all: every send work request is signalled
+ * @cap: queue sizes
+ * @attr: attributes last set by modify
+ * @async_events: async events delivered (reported at destroy)
+ * @priv: driver data
+ */
+struct xr_qp {
+	struct xr_uobject uobj;
+	u32 qpn;
+	struct xr_pd *pd;
+	struct xr_cq *send_cq;
+	struct xr_cq *recv_cq;
+	u8 qp_type;
+	u8 state;
+	bool sq_sig_all;
+	struct xr_qp_cap cap;
+	struct xr_qp_attr attr;
+	u32 async_events;
+	void *priv;
+};
+
+/**
+ * struct xr_udata - driver-specific part of a command and of its answer
+ * @inbuf: user pointer to the request's driver data
+ * @inlen: its length
+ * @outbuf: user pointer where the driver's answer goes
+ * @outlen: room there
+ */
+struct xr_udata {
+	const void __user *inbuf;
+	size_t inlen;
+	void __user *outbuf;
+	size_t outlen;
+};
+
 /**
  * struct xr_device_ops - what a driver implements for the core
  * @owner: the driver's module
  * @query_device: ask the hardware for its limits
  * @query_port: ask the hardware for the state of port @port (1-based)
  *
+ * @alloc_ucontext: a process opened a context; fill its driver answer
+ * @alloc_pd: allocate @pd->pdn
+ * @dealloc_pd: free it
+ * @reg_mr: register @mr->umem; set @mr->lkey and @mr->rkey
+ * @dereg_mr: unregister
+ * @create_cq: create @cq with @cq->cqe entries; may answer in @udata
+ * @destroy_cq: destroy it
+ * @create_qp: create @qp with @qp->cap; may answer in @udata
+ * @modify_qp: apply the attributes of @attr named by @mask (IB_QP_* bits)
+ * @query_qp: read the QP's attributes from the device
+ * @destroy_qp: destroy it
+ * @query_stats: read @num_counters hardware counters into @values
+ * @counter_names: names of the hardware counters
+ * @num_counters: how many there are
+ * @uverbs_abi_ver: version of the driver-specific uverbs data
+ *
  * The ops may sleep.  They return 0 or a negative errno; a device that has
- * died answers -EIO.
+ * died answers -EIO.  Destroy operations always release what the driver
+ * holds, even when the device does not answer.
  */
 struct xr_device_ops {
 	struct module *owner;
 	int (*query_device)(struct xr_device *xdev, struct xr_device_attr *attr);
 	int (*query_port)(struct xr_device *xdev, u32 port,
 			  struct xr_port_attr *attr);
+	int (*alloc_ucontext)(struct xr_device *xdev, struct xr_udata *udata);
+	int (*alloc_pd)(struct xr_device *xdev, struct xr_pd *pd);
+	int (*dealloc_pd)(struct xr_device *xdev, struct xr_pd *pd);
+	int (*reg_mr)(struct xr_device *xdev, struct xr_mr *mr);
+	int (*dereg_mr)(struct xr_device *xdev, struct xr_mr *mr);
+	int (*create_cq)(struct xr_device *xdev, struct xr_cq *cq,
+			 struct xr_udata *udata);
+	int (*destroy_cq)(struct xr_device *xdev, struct xr_cq *cq);
+	int (*create_qp)(struct xr_device *xdev, struct xr_qp *qp,
+			 struct xr_udata *udata);
+	int (*modify_qp)(struct xr_device *xdev, struct xr_qp *qp,
+			 const struct xr_qp_attr *attr, u32 mask);
+	int (*query_qp)(struct xr_device *xdev, struct xr_qp *qp,
+			struct xr_qp_attr *attr);
+	int (*destroy_qp)(struct xr_device *xdev, struct xr_qp *qp);
+	int (*query_stats)(struct xr_device *xdev, u64 *values);
+	const char * const *counter_names;
+	u32 num_counters;
+	u32 uverbs_abi_ver;
 };
 
 /**
@@ -99,9 +326,15 @@ struct xr_device_ops {
  * @fw_ver: firmware version string
  * @node_desc: node description, settable through sysfs
  * @phys_port_cnt: number of ports, numbered from 1
+ * @dma_device: the device that DMA mappings are made for (the PCI function)
+ * @num_comp_vectors: completion interrupt vectors
+ * @index: number in the core's registry, stable while registered
  * @ports_kobj: the "ports" sysfs directory (core private)
  * @port_kobjs: one sysfs directory per port (core private)
+ * @uverbs: the uverbs character device (core private)
+ * @res_count: live user objects per enum xr_obj_type (core private)
  * @registered: set between register and unregister (core private)
+ * @dead: the device stopped answering (core private)
  */
 struct xr_device {
 	struct device dev;
@@ -112,10 +345,16 @@ struct xr_device {
 	char fw_ver[XR_FW_VER_MAX];
 	char node_desc[XR_NODE_DESC_MAX];
 	u32 phys_port_cnt;
+	struct device *dma_device;
+	u32 num_comp_vectors;
+	u32 index;
 
 	struct kobject *ports_kobj;
 	struct kobject **port_kobjs;
+	struct xr_uverbs_dev *uverbs;
+	atomic64_t res_count[XR_OBJ_MAX];
 	bool registered;
+	bool dead;
 };
 
 struct xr_device *xr_alloc_device(size_t size);
@@ -123,6 +362,12 @@ void xr_dealloc_device(struct xr_device *xdev);
 int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 		       struct device *parent);
 void xr_unregister_device(struct xr_device *xdev);
+void xr_device_fatal(struct xr_device *xdev);
+
+int xr_copy_to_udata(struct xr_udata *udata, const void *src, size_t len);
+int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
+		   u64 *key);
+void xr_mmap_remove(struct xr_ufile *ufile, u64 key);
 
 static inline const char *xr_name(const struct xr_device *xdev)
 {

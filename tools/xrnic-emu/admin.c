@@ -3,28 +3,21 @@
  * Admin queue: consume submission entries, execute the commands and write
  * their completions.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "xe.h"
 
-static bool xe_all_zero(const uint8_t *p, size_t len)
-{
-	while (len--)
-		if (*p++)
-			return false;
-	return true;
-}
-
-static uint8_t xe_query_device(const struct xrnic_aq_entry *cmd,
+static uint8_t xe_query_device(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			       struct xrnic_acq_entry *cpl)
 {
 	struct xrnic_resp_query_device *r = &cpl->query_device;
 
 	if (!xe_all_zero(cmd->data, sizeof(cmd->data)))
-		return XRNIC_STATUS_MALFORMED;
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "parameters given");
 	r->max_qp = htole32(XE_MAX_QP);
 	r->max_qp_wr = htole32(XE_MAX_QP_WR);
-	r->max_sge = htole32(XE_MAX_SGE);
+	r->max_sge = htole32(XRNIC_MAX_SGE);
 	r->max_cq = htole32(XE_MAX_CQ);
 	r->max_cqe = htole32(XE_MAX_CQE);
 	r->max_mr = htole32(XE_MAX_MR);
@@ -37,16 +30,16 @@ static uint8_t xe_query_device(const struct xrnic_aq_entry *cmd,
 	return XRNIC_STATUS_OK;
 }
 
-static uint8_t xe_query_port(const struct xrnic_aq_entry *cmd,
+static uint8_t xe_query_port(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			     struct xrnic_acq_entry *cpl)
 {
 	const struct xrnic_cmd_query_port *c = &cmd->query_port;
 	struct xrnic_resp_query_port *r = &cpl->query_port;
 
 	if (!xe_all_zero(c->reserved, sizeof(c->reserved)))
-		return XRNIC_STATUS_MALFORMED;
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
 	if (c->port_num != XE_PORT_NUM)
-		return XRNIC_STATUS_BAD_PARAM;
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "no such port");
 	r->state = XRNIC_PORT_ACTIVE;
 	r->phys_state = XRNIC_PORT_PHYS_LINK_UP;
 	r->active_mtu = XE_PORT_MTU;
@@ -59,15 +52,50 @@ static uint8_t xe_query_port(const struct xrnic_aq_entry *cmd,
 	return XRNIC_STATUS_OK;
 }
 
+static xe_cmd_fn *const xe_cmds[] = {
+	[XRNIC_ADMIN_QUERY_DEVICE]	= xe_query_device,
+	[XRNIC_ADMIN_QUERY_PORT]	= xe_query_port,
+	[XRNIC_ADMIN_ALLOC_PD]		= xe_cmd_alloc_pd,
+	[XRNIC_ADMIN_DEALLOC_PD]	= xe_cmd_dealloc_pd,
+	[XRNIC_ADMIN_REG_MR]		= xe_cmd_reg_mr,
+	[XRNIC_ADMIN_DEREG_MR]		= xe_cmd_dereg_mr,
+	[XRNIC_ADMIN_CREATE_CQ]		= xe_cmd_create_cq,
+	[XRNIC_ADMIN_DESTROY_CQ]	= xe_cmd_destroy_cq,
+	[XRNIC_ADMIN_CREATE_QP]		= xe_cmd_create_qp,
+	[XRNIC_ADMIN_MODIFY_QP]		= xe_cmd_modify_qp,
+	[XRNIC_ADMIN_QUERY_QP]		= xe_cmd_query_qp,
+	[XRNIC_ADMIN_DESTROY_QP]	= xe_cmd_destroy_qp,
+	[XRNIC_ADMIN_QUERY_STATS]	= xe_cmd_query_stats,
+};
+
 static const char *const xe_status_name[] = {
 	[XRNIC_STATUS_BAD_OPCODE] = "unknown opcode",
 	[XRNIC_STATUS_MALFORMED] = "reserved field or flag set",
 	[XRNIC_STATUS_BAD_PARAM] = "parameter out of range",
+	[XRNIC_STATUS_BAD_ADDRESS] = "address outside guest RAM",
+	[XRNIC_STATUS_NO_RESOURCES] = "no resources",
+	[XRNIC_STATUS_BUSY] = "object in use",
+	[XRNIC_STATUS_BAD_STATE] = "illegal QP state transition",
+	[XRNIC_STATUS_NOT_FOUND] = "no such object",
 };
+
+static void xe_reject(struct xe_dev *xe, const struct xrnic_aq_entry *cmd, uint8_t status)
+{
+	char why[160];
+
+	if (xe->reject_why)
+		snprintf(why, sizeof(why), "%s: %s", xe_status_name[status], xe->reject_why);
+	else
+		snprintf(why, sizeof(why), "%s", xe_status_name[status]);
+	xe_log_reject(xe, cmd, why);
+}
 
 /*
  * Execute one command copied out of the ring and fill in the completion body.
  * The handlers write the response only on success: error data stays zero.
+ * When several checks fail, the status is that of the first in the order
+ * MALFORMED, BAD_PARAM, NOT_FOUND, BAD_ADDRESS, NO_RESOURCES, then BUSY or
+ * BAD_STATE; REG_MR checks its page list last (BAD_PARAM, BAD_ADDRESS).
  */
 static void xe_execute(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		       struct xrnic_acq_entry *cpl)
@@ -76,17 +104,19 @@ static void xe_execute(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 
 	memset(cpl, 0, sizeof(*cpl));
 	cpl->cmd_id = cmd->cmd_id;
+	xe->reject_why = NULL;
 	if ((cmd->flags & ~XRNIC_ENTRY_PHASE) || cmd->reserved)
 		status = XRNIC_STATUS_MALFORMED;
-	else if (cmd->opcode == XRNIC_ADMIN_QUERY_DEVICE)
-		status = xe_query_device(cmd, cpl);
-	else if (cmd->opcode == XRNIC_ADMIN_QUERY_PORT)
-		status = xe_query_port(cmd, cpl);
+	else if (cmd->opcode < ARRAY_SIZE(xe_cmds) && xe_cmds[cmd->opcode])
+		status = xe_cmds[cmd->opcode](xe, cmd, cpl);
 	else
 		status = XRNIC_STATUS_BAD_OPCODE;
 
-	if (status != XRNIC_STATUS_OK)
-		xe_log_reject(xe, cmd, xe_status_name[status]);
+	if (status != XRNIC_STATUS_OK) {
+		xe_reject(xe, cmd, status);
+		memset(cpl->data, 0, sizeof(cpl->data));
+	}
+	xe_stats_count(xe, status);
 	cpl->status = status;
 }
 

@@ -360,6 +360,7 @@ int main(int argc, char **argv)
 	xe_log(&xe, "listening on %s", args.socket);
 	ret = xe_run(&xe, &iv, sfd);
 out:
+	xe_dev_fini(&xe);
 	xe_ivshmem_close(&iv);
 	xe_gm_unmap(&xe.mem);
 	if (sfd >= 0)

@@ -34,10 +34,23 @@ static void xe_set_sts(struct xe_dev *xe, uint32_t sts)
 	xe_reg_write(xe, XRNIC_REG_DEV_STS, sts);
 }
 
+/* Drop every PD, MR, CQ and QP and zero the counters. */
+static void xe_drop_objects(struct xe_dev *xe)
+{
+	xe_qp_drop_all(xe);
+	xe_cq_drop_all(xe);
+	xe_mr_drop_all(xe);
+	xe_pd_drop_all(xe);
+	xe_stats_drop_all(xe);
+}
+
 void xe_dev_init(struct xe_dev *xe)
 {
 	const uint8_t *mac = xe->id.mac;
 
+	/* Nothing to free yet: the tables may hold garbage. */
+	memset(xe->mr, 0, sizeof(xe->mr));
+	xe_drop_objects(xe);
 	memset(xe->bar2, 0, XRNIC_BAR2_SIZE);
 	xe_reg_write(xe, XRNIC_REG_SIGNATURE, XRNIC_SIGNATURE);
 	xe_reg_write(xe, XRNIC_REG_VERSION,
@@ -54,6 +67,11 @@ void xe_dev_init(struct xe_dev *xe)
 		     (uint32_t)mac[3] << 24);
 	xe_reg_write(xe, XRNIC_REG_MAC_HI, mac[4] | mac[5] << 8);
 	xe_set_sts(xe, XRNIC_DEV_STS_READY);
+}
+
+void xe_dev_fini(struct xe_dev *xe)
+{
+	xe_drop_objects(xe);
 }
 
 static void xe_reset(struct xe_dev *xe)
@@ -76,6 +94,7 @@ static void xe_reset(struct xe_dev *xe)
 	xe->acq_pi = 0;
 	xe->aenq_pi = 0;
 	xe->aenq_dropped = 0;
+	xe_drop_objects(xe);
 	for (i = 0; i < ARRAY_SIZE(cleared); i++)
 		xe_reg_write(xe, cleared[i], 0);
 	xe_set_sts(xe, XRNIC_DEV_STS_READY);
@@ -90,11 +109,6 @@ static void xe_fatal(struct xe_dev *xe, uint32_t reason, const char *why)
 	xe_reg_write(xe, XRNIC_REG_FATAL_REASON, reason);
 	xe_set_sts(xe, xe->sts | XRNIC_DEV_STS_FATAL);
 	xe_log(xe, "fatal error %u: %s", reason, why);
-}
-
-static bool xe_is_pow2(uint32_t v)
-{
-	return v && !(v & (v - 1));
 }
 
 static bool xe_ring_config_ok(uint64_t base, uint32_t depth, uint32_t max_depth)

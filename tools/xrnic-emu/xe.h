@@ -8,27 +8,53 @@
 #ifndef XE_H
 #define XE_H
 
+#include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <endian.h>
+#include <string.h>
 
 #include <xrnic/xrnic_regs.h>
 #include <xrnic/xrnic_admin.h>
+#include <xrnic/xrnic_io.h>
 
 #include "guest_mem.h"
 
 /* Device limits reported by QUERY_DEVICE. */
 #define XE_MAX_QP		1024
 #define XE_MAX_QP_WR		4096
-#define XE_MAX_SGE		16
 #define XE_MAX_CQ		1024
 #define XE_MAX_CQE		65536
 #define XE_MAX_MR		4096
 #define XE_MAX_PD		1024
 #define XE_HW_VER		1
-#define XE_MAX_MR_SIZE		(1ull << 40)
-#define XE_PAGE_SIZE_CAP	0x1000ull
+#define XE_MAX_MR_SIZE		(1ull << 30)
+#define XE_PAGE_SIZE_CAP	0x1000ull	/* max_sge is XRNIC_MAX_SGE */
+
+/*
+ * MR page size (the only one in XE_PAGE_SIZE_CAP) and the budget of page-list
+ * entries all MRs together may hold: like a real MTT it bounds the host
+ * memory a guest can make the device allocate (8 bytes an entry, 32 MiB).
+ * Beyond it REG_MR fails with NO_RESOURCES.
+ */
+#define XE_MR_PAGE_SHIFT	12
+#define XE_MR_PAGE_SIZE		(1ull << XE_MR_PAGE_SHIFT)
+#define XE_MAX_MR_PAGES		(1u << 22)
+
+/*
+ * QP numbers are "generation << XE_QPN_SLOT_BITS | slot" with slots
+ * 2 .. XE_MAX_QP + 1, so 0 and 1 never occur and a stale qpn of a destroyed
+ * QP does not name the QP that reuses its slot (until the generation wraps).
+ */
+#define XE_QPN_SLOT_BITS	11
+#define XE_QPN_FIRST_SLOT	2
+#define XE_QPN_SLOT_END		(XE_QPN_FIRST_SLOT + XE_MAX_QP)
+#define XE_QPN_SLOT(qpn)	((qpn) & ((1u << XE_QPN_SLOT_BITS) - 1))
+#define XE_QPN_GEN_MASK		(XRNIC_QPN_MASK >> XE_QPN_SLOT_BITS)
+
+static_assert(XE_QPN_SLOT_END <= 1u << XE_QPN_SLOT_BITS, "QP slots fit the qpn");
 
 /* Port attributes reported by QUERY_PORT; the device has one port. */
 #define XE_PORT_NUM		1
@@ -58,6 +84,68 @@ struct xe_identity {
 	unsigned int num_vectors;
 };
 
+/*
+ * Object tables.  PD, CQ and MR numbers are table indexes from 1 (0 is never
+ * valid); the MR key is "index << 8 | key byte".  A device reset drops every
+ * object.
+ */
+struct xe_pd {
+	bool live;
+	uint32_t refs;			/* MRs and QPs on this PD */
+};
+
+struct xe_mr {
+	bool live;
+	uint8_t key;			/* key byte; changes on every reuse */
+	uint32_t pdn;
+	uint32_t access;		/* XRNIC_ACCESS_* */
+	uint64_t iova;
+	uint64_t length;
+	uint32_t npages;
+	uint64_t *pages;		/* the device's copy of the page list (GPAs) */
+};
+
+struct xe_cq {
+	bool live;
+	uint32_t refs;			/* QP send and receive CQ references */
+	uint64_t ring;			/* GPA of depth * XRNIC_CQE_SIZE bytes */
+	uint32_t depth;
+	uint16_t vector;
+};
+
+/* The MODIFY_QP / QUERY_QP attributes other than the state. */
+struct xe_qp_attrs {
+	uint32_t dest_qpn;
+	uint32_t rq_psn;
+	uint32_t sq_psn;
+	uint32_t access_flags;
+	uint8_t path_mtu;
+	uint8_t timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+	uint8_t min_rnr_timer;
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+	uint8_t dgid[16];
+	uint8_t sgid_index;
+	uint8_t hop_limit;
+	uint8_t traffic_class;
+	uint8_t port_num;
+};
+
+struct xe_qp {
+	bool live;
+	uint32_t gen;			/* qpn generation of this slot */
+	uint32_t qpn;
+	uint32_t pdn, send_cqn, recv_cqn;
+	uint64_t sq_addr, rq_addr;	/* GPAs of the rings */
+	uint32_t sq_depth, rq_depth;
+	uint8_t max_send_sge, max_recv_sge;
+	uint32_t max_inline;
+	uint8_t state;			/* enum xrnic_qp_state */
+	struct xe_qp_attrs attr;
+};
+
 /* A latched ring: host view of guest memory, depth a power of two. */
 struct xe_ring {
 	uint8_t *host;
@@ -82,19 +170,98 @@ struct xe_dev {
 	uint32_t acq_pi;
 	uint32_t aenq_pi;
 
+	/* Objects, dropped by a reset.  Entry 0 (QPs: 0 and 1) is unused. */
+	struct xe_pd pd[XE_MAX_PD + 1];
+	struct xe_mr mr[XE_MAX_MR + 1];
+	uint64_t mr_pages;		/* page-list entries held by all MRs */
+	struct xe_cq cq[XE_MAX_CQ + 1];
+	struct xe_qp qp[XE_QPN_SLOT_END];
+	uint64_t counters[XRNIC_NUM_COUNTERS];	/* enum xrnic_counter */
+
+	/* Why the command being executed failed, for the log; or NULL. */
+	const char *reject_why;
+
 	/* Rejected-command log rate limit. */
 	int64_t reject_window;		/* CLOCK_MONOTONIC second */
 	unsigned int reject_count;
 };
 
+/* True when len bytes at p are all zero. */
+static inline bool xe_all_zero(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	while (len--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+static inline bool xe_is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* A command handler's failure: remember why for the log, return status. */
+static inline uint8_t xe_fail(struct xe_dev *xe, uint8_t status, const char *why)
+{
+	xe->reject_why = why;
+	return status;
+}
+
+/*
+ * A command handler: validates the command, executes it and fills in the
+ * completion body, returning an enum xrnic_admin_status.  It writes the
+ * body only on success and changes no state on failure.
+ */
+typedef uint8_t xe_cmd_fn(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+			  struct xrnic_acq_entry *cpl);
+
 /* regs.c */
 uint32_t xe_reg_read(const struct xe_dev *xe, uint32_t off);
 void xe_reg_write(struct xe_dev *xe, uint32_t off, uint32_t val);
+/* Set up a device holding no objects; xe_dev_fini() frees what it gathers. */
 void xe_dev_init(struct xe_dev *xe);
+void xe_dev_fini(struct xe_dev *xe);
 void xe_doorbell(struct xe_dev *xe, unsigned int vec);
 
 /* admin.c */
 void xe_admin_process(struct xe_dev *xe);
+
+/* pd.c */
+xe_cmd_fn xe_cmd_alloc_pd, xe_cmd_dealloc_pd;
+struct xe_pd *xe_pd_get(struct xe_dev *xe, uint32_t pdn);
+void xe_pd_drop_all(struct xe_dev *xe);
+
+/* mr.c */
+xe_cmd_fn xe_cmd_reg_mr, xe_cmd_dereg_mr;
+void xe_mr_drop_all(struct xe_dev *xe);
+/*
+ * Translate [iova, iova + len) of the MR named by key, which must be live,
+ * belong to PD pdn and allow every XRNIC_ACCESS_* bit of access (0: local
+ * read).  On success *gpa is the guest address of the byte at iova and
+ * *avail the bytes from there that are in the same page (at most len): the
+ * caller translates the rest page by page.  Returns 0, -EINVAL (len 0 or
+ * unknown access bits), -ENOENT (no live MR with that key), -EACCES (another
+ * PD or missing rights) or -ERANGE (not inside the MR).
+ */
+int xe_mr_translate(const struct xe_dev *xe, uint32_t key, uint32_t pdn, uint64_t iova,
+		    uint64_t len, uint32_t access, uint64_t *gpa, uint64_t *avail);
+
+/* cq.c */
+xe_cmd_fn xe_cmd_create_cq, xe_cmd_destroy_cq;
+struct xe_cq *xe_cq_get(struct xe_dev *xe, uint32_t cqn);
+void xe_cq_drop_all(struct xe_dev *xe);
+
+/* qp.c */
+xe_cmd_fn xe_cmd_create_qp, xe_cmd_modify_qp, xe_cmd_query_qp, xe_cmd_destroy_qp;
+struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn);
+void xe_qp_drop_all(struct xe_dev *xe);
+
+/* stats.c */
+xe_cmd_fn xe_cmd_query_stats;
+void xe_stats_count(struct xe_dev *xe, uint8_t status);
+void xe_stats_drop_all(struct xe_dev *xe);
 
 /* aenq.c */
 void xe_aenq_post(struct xe_dev *xe, uint16_t event, uint32_t param, uint64_t data);

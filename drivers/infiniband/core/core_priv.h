@@ -3,15 +3,136 @@
 #ifndef XR_CORE_PRIV_H
 #define XR_CORE_PRIV_H
 
+#include <linux/cdev.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
 #include <xrdma/xr_core.h>
+
+/* IB async event types (enum ib_event_type), as user space reads them. */
+#define XR_EVENT_DEVICE_FATAL	8
+#define XR_EVENT_PORT_ACTIVE	9
+#define XR_EVENT_PORT_ERR	10
 
 extern struct class xr_class;
 extern const struct attribute_group *xr_dev_groups[];
 
+/**
+ * struct xr_uverbs_dev - /dev/infiniband/uverbsN of one device
+ * @dev: the class device in "infiniband_verbs"; its refcount keeps this
+ *	structure alive while files are open
+ * @cdev: the character device
+ * @devnum: N
+ * @lock: protects @xdev and @files
+ * @xdev: the RDMA device; NULL once it is unregistered
+ * @files: open uverbs files (struct xr_ufile.list)
+ */
+struct xr_uverbs_dev {
+	struct device dev;
+	struct cdev cdev;
+	int devnum;
+	struct mutex lock;	/* protects xdev and files */
+	struct xr_device *xdev;
+	struct list_head files;
+};
+
+/**
+ * struct xr_ufile - one open uverbs file: a process's context
+ * @udev: the uverbs device
+ * @xdev: the RDMA device; NULL once disassociated (device gone or dead)
+ * @mapping: the address space of the file, to zap user mappings
+ * @list: in @udev->files
+ * @lock: serialises commands on this file; protects everything below
+ * @has_context: GET_CONTEXT succeeded
+ * @objects: handle -> struct xr_uobject
+ * @mmaps: mmap key -> struct xr_mmap_entry
+ * @channels: completion channels created here (holds references)
+ * @async_file: the context's async event file (holds a reference)
+ * @owner: the process that created the context
+ * @comm: its name
+ */
+struct xr_ufile {
+	struct xr_uverbs_dev *udev;
+	struct xr_device *xdev;
+	struct address_space *mapping;
+	struct list_head list;
+	struct mutex lock;	/* serialises commands; protects what follows */
+	bool has_context;
+	struct xarray objects;
+	struct xarray mmaps;
+	struct xarray channels;
+	struct xr_event_file *async_file;
+	struct pid *owner;
+	char comm[TASK_COMM_LEN];
+};
+
+/**
+ * struct xr_event_file - an async event file or a completion channel
+ * @lock: protects @events and @dead
+ * @events: queued struct xr_event
+ * @wait: readers and pollers
+ * @dead: no more events will come (the device is gone)
+ * @is_async: async event file (else completion channel)
+ */
+struct xr_event_file {
+	spinlock_t lock;	/* protects events and dead */
+	struct list_head events;
+	wait_queue_head_t wait;
+	bool dead;
+	bool is_async;
+};
+
+/* device.c */
 int xr_device_init(void);
 void xr_device_exit(void);
+struct xr_device *xr_device_get_by_index(u32 index);
+struct xr_device *xr_device_get_next(unsigned long *index);
+struct xr_device *xr_device_get_by_name(const char *name);
+void xr_device_put(struct xr_device *xdev);
+int xr_device_rename(struct xr_device *xdev, const char *name);
 
+/* sysfs.c */
 int xr_add_port_sysfs(struct xr_device *xdev);
 void xr_remove_port_sysfs(struct xr_device *xdev);
+
+/* uverbs_main.c */
+int xr_uverbs_init(void);
+void xr_uverbs_exit(void);
+int xr_uverbs_add(struct xr_device *xdev);
+void xr_uverbs_remove(struct xr_device *xdev);
+void xr_uverbs_disassociate_all(struct xr_device *xdev);
+int xr_uverbs_chardev(struct xr_device *xdev, dev_t *devt, char *name,
+		      size_t len);
+int xr_res_for_each(struct xr_device *xdev, enum xr_obj_type type,
+		    int (*fn)(struct xr_uobject *uobj, struct xr_ufile *ufile,
+			      void *arg),
+		    void *arg);
+
+/* uverbs_cmd.c */
+ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
+			   size_t count);
+void xr_ufile_destroy_objects(struct xr_ufile *ufile);
+
+/* events.c */
+struct file *xr_event_file_create(bool is_async,
+				  struct xr_event_file **evf);
+struct xr_event_file *xr_event_file_get_channel(int fd);
+void xr_event_file_put(struct xr_event_file *evf);
+void xr_event_queue(struct xr_event_file *evf, u64 element, u32 event_type,
+		    u32 *counter);
+void xr_event_file_kill(struct xr_event_file *evf);
+void xr_event_flush(struct xr_event_file *evf, u32 *counter);
+
+/* umem.c */
+struct xr_umem *xr_umem_get(struct device *dma_dev, u64 addr, u64 length,
+			    bool writable);
+void xr_umem_release(struct device *dma_dev, struct xr_umem *umem);
+
+/* netlink.c */
+int xr_nl_init(void);
+void xr_nl_exit(void);
 
 #endif /* XR_CORE_PRIV_H */

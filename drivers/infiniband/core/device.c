@@ -117,21 +117,28 @@ int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 	ret = xr_assign_name(xdev, name_fmt);
 	if (ret)
 		goto err_unlock;
-	ret = xa_alloc(&xr_devices, &index, xdev, xa_limit_31b, GFP_KERNEL);
+	ret = xa_alloc(&xr_devices, &index, NULL, xa_limit_31b, GFP_KERNEL);
 	if (ret)
 		goto err_unlock;
+	xdev->index = index;
 	ret = device_add(&xdev->dev);
 	if (ret)
 		goto err_erase;
 	ret = xr_add_port_sysfs(xdev);
 	if (ret)
 		goto err_del;
+	ret = xr_uverbs_add(xdev);
+	if (ret)
+		goto err_remove_ports;
 	xdev->registered = true;
+	xa_store(&xr_devices, index, xdev, GFP_KERNEL);
 	mutex_unlock(&xr_devices_lock);
 	dev_info(&xdev->dev, "registered, %u port(s), firmware %s\n",
 		 xdev->phys_port_cnt, xdev->fw_ver);
 	return 0;
 
+err_remove_ports:
+	xr_remove_port_sysfs(xdev);
 err_del:
 	device_del(&xdev->dev);
 err_erase:
@@ -151,21 +158,134 @@ EXPORT_SYMBOL_GPL(xr_register_device);
  */
 void xr_unregister_device(struct xr_device *xdev)
 {
-	struct xr_device *entry;
-	unsigned long index;
-
 	mutex_lock(&xr_devices_lock);
-	xa_for_each(&xr_devices, index, entry)
-		if (entry == xdev)
-			xa_erase(&xr_devices, index);
+	xa_erase(&xr_devices, xdev->index);
 	xdev->registered = false;
 	mutex_unlock(&xr_devices_lock);
 
+	xr_uverbs_remove(xdev);
 	xr_remove_port_sysfs(xdev);
 	dev_info(&xdev->dev, "unregistered\n");
 	device_del(&xdev->dev);
 }
 EXPORT_SYMBOL_GPL(xr_unregister_device);
+
+/**
+ * xr_device_fatal - a driver reports that its device stopped working
+ * @xdev: a registered device
+ *
+ * Every open context gets a fatal event and is cut off from the device: its
+ * objects are destroyed, its mappings zapped, and its commands fail with
+ * -EIO from now on.
+ */
+void xr_device_fatal(struct xr_device *xdev)
+{
+	if (xchg(&xdev->dead, true))
+		return;
+	dev_err(&xdev->dev, "device is dead; disconnecting its users\n");
+	xr_uverbs_disassociate_all(xdev);
+}
+EXPORT_SYMBOL_GPL(xr_device_fatal);
+
+/**
+ * xr_device_get_by_index - find a registered device by its index
+ * @index: its xr_device.index
+ *
+ * Return: the device with a reference held (xr_device_put()), or NULL.
+ */
+struct xr_device *xr_device_get_by_index(u32 index)
+{
+	struct xr_device *xdev;
+
+	mutex_lock(&xr_devices_lock);
+	xdev = xa_load(&xr_devices, index);
+	if (xdev)
+		get_device(&xdev->dev);
+	mutex_unlock(&xr_devices_lock);
+	return xdev;
+}
+
+/**
+ * xr_device_get_next - iterate over registered devices
+ * @index: in: the first index to look at; out: the index found
+ *
+ * Return: the device with the lowest index >= *@index, with a reference
+ * held, or NULL when there is none.
+ */
+struct xr_device *xr_device_get_next(unsigned long *index)
+{
+	struct xr_device *xdev;
+
+	mutex_lock(&xr_devices_lock);
+	xdev = xa_find(&xr_devices, index, ULONG_MAX, XA_PRESENT);
+	if (xdev)
+		get_device(&xdev->dev);
+	mutex_unlock(&xr_devices_lock);
+	return xdev;
+}
+
+/**
+ * xr_device_get_by_name - find a registered device by name
+ * @name: the device name
+ *
+ * Return: the device with a reference held, or NULL.
+ */
+struct xr_device *xr_device_get_by_name(const char *name)
+{
+	struct xr_device *xdev;
+	unsigned long index;
+
+	mutex_lock(&xr_devices_lock);
+	xa_for_each(&xr_devices, index, xdev) {
+		if (!strcmp(dev_name(&xdev->dev), name)) {
+			get_device(&xdev->dev);
+			mutex_unlock(&xr_devices_lock);
+			return xdev;
+		}
+	}
+	mutex_unlock(&xr_devices_lock);
+	return NULL;
+}
+
+/**
+ * xr_device_put - drop a reference taken by an xr_device_get_*() call
+ * @xdev: the device
+ */
+void xr_device_put(struct xr_device *xdev)
+{
+	put_device(&xdev->dev);
+}
+
+/**
+ * xr_device_rename - give a registered device a new name
+ * @xdev: the device
+ * @name: the new name
+ *
+ * Return: 0, -EEXIST if another device has the name, -EINVAL for a name
+ * that is empty, too long or contains '/' or '%', or another errno.
+ */
+int xr_device_rename(struct xr_device *xdev, const char *name)
+{
+	int ret;
+
+	if (!*name || strlen(name) >= XR_DEVICE_NAME_MAX ||
+	    strpbrk(name, "/% \t\n"))
+		return -EINVAL;
+	mutex_lock(&xr_devices_lock);
+	if (!xdev->registered) {
+		ret = -ENODEV;
+	} else if (!strcmp(name, dev_name(&xdev->dev))) {
+		ret = 0;
+	} else if (xr_name_in_use(name)) {
+		ret = -EEXIST;
+	} else {
+		ret = device_rename(&xdev->dev, name);
+		if (!ret)
+			dev_info(&xdev->dev, "renamed\n");
+	}
+	mutex_unlock(&xr_devices_lock);
+	return ret;
+}
 
 /**
  * xr_device_init - register the infiniband class

@@ -40,11 +40,28 @@ static int __init xr_core_init(void)
 	ret = xr_check_linux_rdma_core();
 	if (ret)
 		return ret;
-	return xr_device_init();
+	ret = xr_device_init();
+	if (ret)
+		return ret;
+	ret = xr_uverbs_init();
+	if (ret)
+		goto err_device_exit;
+	ret = xr_nl_init();
+	if (ret)
+		goto err_uverbs_exit;
+	return 0;
+
+err_uverbs_exit:
+	xr_uverbs_exit();
+err_device_exit:
+	xr_device_exit();
+	return ret;
 }
 
 static void __exit xr_core_exit(void)
 {
+	xr_nl_exit();
+	xr_uverbs_exit();
 	xr_device_exit();
 }
 

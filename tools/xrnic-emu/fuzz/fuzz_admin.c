@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the admin path.  Input: ten little-endian u32 register
- * values (AQ/ACQ/AENQ base lo/hi, AQ_DEPTH, AENQ_DEPTH, AQ_CTL, AENQ_CI),
- * then 64-byte AQ entries.  The device is reset, the registers written and
- * the admin doorbell rung; if that enabled the AQ, the entries are written
- * into the ring a lap at a time with a doorbell after each lap.  Finally the
- * AQ is disabled and the device reset.  Besides the sanitizers, the target
- * checks that a latched ring never reaches outside guest RAM.
+ * values (AQ/ACQ/AENQ base lo/hi, AQ_DEPTH, AENQ_DEPTH, AQ_CTL, AENQ_CI), a
+ * little-endian u32 fill length (modulo the RAM size plus one) and that many
+ * bytes copied to the start of guest RAM (page lists for REG_MR to walk),
+ * then 64-byte AQ entries.  The device is reset, RAM filled, the registers
+ * written and the admin doorbell rung; if that enabled the AQ, the entries
+ * are written into the ring a lap at a time with a doorbell after each lap.
+ * Finally the AQ is disabled and the device reset.  Besides the sanitizers,
+ * the target checks that a latched ring never reaches outside guest RAM,
+ * that the object tables are consistent (references, page lists inside RAM,
+ * the page budget, unique QP numbers, the command counter) and that the
+ * reset empties them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +26,7 @@ static const uint32_t fuzz_regs[] = {
 	XRNIC_REG_AQ_DEPTH, XRNIC_REG_AENQ_DEPTH, XRNIC_REG_AQ_CTL, XRNIC_REG_AENQ_CI,
 };
 
-#define FUZZ_HDR_SIZE	(ARRAY_SIZE(fuzz_regs) * 4)
+#define FUZZ_HDR_SIZE	(ARRAY_SIZE(fuzz_regs) * 4 + 4)
 
 static void fuzz_irq(struct xe_dev *xe, unsigned int vec)
 {
@@ -38,11 +43,83 @@ static void fuzz_check_ring(const struct xe_ring *r, size_t entry_size, const ui
 		abort();
 }
 
+/* The checks are no target: keep their comparisons out of the feedback. */
+#define FUZZ_CHECKER	__attribute__((no_sanitize("coverage")))
+
+static FUZZ_CHECKER void fuzz_check_mr(struct xe_dev *xe, const struct xe_mr *mr, uint32_t *pd_refs)
+{
+	uint64_t span = mr->iova % XE_MR_PAGE_SIZE + mr->length;
+	uint32_t i;
+
+	if (!xe_pd_get(xe, mr->pdn) || !mr->length || mr->length > XE_MAX_MR_SIZE ||
+	    mr->iova > UINT64_MAX - mr->length ||
+	    mr->npages != (span + XE_MR_PAGE_SIZE - 1) / XE_MR_PAGE_SIZE ||
+	    (mr->access & ~XRNIC_ACCESS_ALL))
+		abort();
+	for (i = 0; i < mr->npages; i++)
+		if (mr->pages[i] % XE_MR_PAGE_SIZE ||
+		    !xe_gm_ptr(&xe->mem, mr->pages[i], XE_MR_PAGE_SIZE))
+			abort();
+	pd_refs[mr->pdn]++;
+}
+
+/* References, page lists and numbers agree with the tables. */
+static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
+{
+	static uint32_t pd_refs[XE_MAX_PD + 1], cq_refs[XE_MAX_CQ + 1];
+	uint64_t pages = 0;
+	const struct xe_qp *qp;
+	uint32_t i, j;
+
+	memset(pd_refs, 0, sizeof(pd_refs));
+	memset(cq_refs, 0, sizeof(cq_refs));
+	for (i = 0; i <= XE_MAX_MR; i++) {
+		if (!xe->mr[i].live) {
+			if (xe->mr[i].pages || xe->mr[i].npages)
+				abort();
+			continue;
+		}
+		if (!i || empty)
+			abort();
+		fuzz_check_mr(xe, &xe->mr[i], pd_refs);
+		pages += xe->mr[i].npages;
+	}
+	if (pages != xe->mr_pages || pages > XE_MAX_MR_PAGES)
+		abort();
+	for (i = 0; i < XE_QPN_SLOT_END; i++) {
+		qp = &xe->qp[i];
+		if (!qp->live)
+			continue;
+		if (i < XE_QPN_FIRST_SLOT || empty || xe_qp_get(xe, qp->qpn) != qp ||
+		    qp->qpn < 2 || qp->qpn > XRNIC_QPN_MASK || qp->state > XRNIC_QPS_ERR ||
+		    !xe_pd_get(xe, qp->pdn) || !xe_cq_get(xe, qp->send_cqn) ||
+		    !xe_cq_get(xe, qp->recv_cqn))
+			abort();
+		pd_refs[qp->pdn]++;
+		cq_refs[qp->send_cqn]++;
+		cq_refs[qp->recv_cqn]++;
+		for (j = 0; j < i; j++)
+			if (xe->qp[j].live && xe->qp[j].qpn == qp->qpn)
+				abort();
+	}
+	for (i = 0; i <= XE_MAX_PD; i++)
+		if (xe->pd[i].refs != pd_refs[i] || ((!i || empty) && xe->pd[i].live))
+			abort();
+	for (i = 0; i <= XE_MAX_CQ; i++)
+		if (xe->cq[i].refs != cq_refs[i] || ((!i || empty) && xe->cq[i].live))
+			abort();
+	if (xe->counters[XRNIC_CNT_ADMIN_ERRORS] > xe->counters[XRNIC_CNT_ADMIN_COMMANDS])
+		abort();
+}
+
 static void fuzz_reset(struct xe_dev *xe)
 {
 	xe_reg_write(xe, XRNIC_REG_DEV_CTL, XRNIC_DEV_CTL_RESET);
 	xe_doorbell(xe, XRNIC_VEC_ADMIN);
 	if (xe_reg_read(xe, XRNIC_REG_DEV_CTL) || xe->sts != XRNIC_DEV_STS_READY)
+		abort();
+	fuzz_check_objects(xe, true);
+	if (!xe_all_zero(xe->counters, sizeof(xe->counters)))
 		abort();
 }
 
@@ -71,9 +148,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&v, data + 4 * i, 4);
 		xe_reg_write(&xe, fuzz_regs[i], le32toh(v));
 	}
-	xe_doorbell(&xe, XRNIC_VEC_ADMIN);
+	memcpy(&v, data + FUZZ_HDR_SIZE - 4, 4);
 	data += FUZZ_HDR_SIZE;
 	size -= FUZZ_HDR_SIZE;
+	n = le32toh(v) % (FUZZ_RAM_SIZE + 1);
+	if (n > size)
+		n = size;
+	memcpy(ram, data, n);
+	data += n;
+	size -= n;
+	xe_doorbell(&xe, XRNIC_VEC_ADMIN);
 
 	if (xe.aq_enabled) {
 		fuzz_check_ring(&xe.aq, XRNIC_AQ_ENTRY_SIZE, ram);
@@ -87,13 +171,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		xe_doorbell(&xe, XRNIC_VEC_ADMIN);
 		/* Not aq_ci <= n: completions may land in an overlapping AQ. */
-		if (xe.acq_pi != xe.aq_ci)
+		if (xe.acq_pi != xe.aq_ci || xe.counters[XRNIC_CNT_ADMIN_COMMANDS] != xe.aq_ci)
 			abort();
+		fuzz_check_objects(&xe, false);
 	}
 	xe_reg_write(&xe, XRNIC_REG_AQ_CTL, 0);
 	xe_doorbell(&xe, XRNIC_VEC_ADMIN);
 	if (xe.aq_enabled)
 		abort();
 	fuzz_reset(&xe);
+	xe_dev_fini(&xe);
 	return 0;
 }

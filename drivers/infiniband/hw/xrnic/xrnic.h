@@ -11,6 +11,7 @@
 
 #include <xrdma/xr_core.h>
 #include <xrnic/xrnic_admin.h>
+#include <xrnic/xrnic_io.h>
 #include <xrnic/xrnic_regs.h>
 
 #define XRNIC_DRV_NAME		"xrnic"
@@ -70,6 +71,7 @@ struct xrnic_aenq {
  * @aenq: async event queue
  * @mac: the port's MAC address
  * @irq_name: name of the admin interrupt in /proc/interrupts
+ * @fatal_work: tells the core the device died (outside the admin lock)
  */
 struct xrnic_dev {
 	struct xr_device xdev;
@@ -81,6 +83,32 @@ struct xrnic_dev {
 	struct xrnic_aenq aenq;
 	u8 mac[6];
 	char irq_name[32];
+	struct work_struct fatal_work;
+};
+
+/**
+ * struct xrnic_ring - a queue ring in host memory, mapped for user space
+ * @buf: kernel address (whole pages from alloc_pages_exact())
+ * @dma: bus address
+ * @size: bytes
+ * @mmap_key: offset user space maps it at
+ */
+struct xrnic_ring {
+	void *buf;
+	dma_addr_t dma;
+	size_t size;
+	u64 mmap_key;
+};
+
+/* Driver data of a CQ: its ring. */
+struct xrnic_cq {
+	struct xrnic_ring ring;
+};
+
+/* Driver data of a QP: its send and receive rings. */
+struct xrnic_qp {
+	struct xrnic_ring sq;
+	struct xrnic_ring rq;
 };
 
 /* xr_alloc_device() allocates the whole structure through its first member. */
@@ -128,6 +156,22 @@ int xrnic_cmd_query_device(struct xrnic_dev *xn,
 			   struct xrnic_resp_query_device *resp);
 int xrnic_cmd_query_port(struct xrnic_dev *xn, u8 port,
 			 struct xrnic_resp_query_port *resp);
+int xrnic_cmd_alloc_pd(struct xrnic_dev *xn, u32 *pdn);
+int xrnic_cmd_dealloc_pd(struct xrnic_dev *xn, u32 pdn);
+int xrnic_cmd_reg_mr(struct xrnic_dev *xn, const struct xrnic_cmd_reg_mr *reg,
+		     u32 *lkey, u32 *rkey);
+int xrnic_cmd_dereg_mr(struct xrnic_dev *xn, u32 lkey);
+int xrnic_cmd_create_cq(struct xrnic_dev *xn, dma_addr_t ring, u32 depth,
+			u16 vector, u32 *cqn);
+int xrnic_cmd_destroy_cq(struct xrnic_dev *xn, u32 cqn);
+int xrnic_cmd_create_qp(struct xrnic_dev *xn,
+			const struct xrnic_cmd_create_qp *create, u32 *qpn);
+int xrnic_cmd_modify_qp(struct xrnic_dev *xn, const struct xrnic_qp_attr *attr);
+int xrnic_cmd_query_qp(struct xrnic_dev *xn, u32 qpn,
+		       struct xrnic_qp_attr *attr);
+int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn);
+int xrnic_cmd_query_stats(struct xrnic_dev *xn,
+			  struct xrnic_resp_query_stats *stats);
 
 /* xrnic_verbs.c */
 extern const struct xr_device_ops xrnic_dev_ops;

@@ -105,7 +105,8 @@ bool xrnic_is_dead(struct xrnic_dev *xn)
  * @xn: the device
  * @why: what showed it, for the log
  *
- * Logs once, with the device's own status, and wakes a waiting command.
+ * Logs once, with the device's own status, wakes a waiting command, and
+ * has the core disconnect the device's users.
  */
 void xrnic_mark_dead(struct xrnic_dev *xn, const char *why)
 {
@@ -116,6 +117,8 @@ void xrnic_mark_dead(struct xrnic_dev *xn, const char *why)
 		why, xrnic_rd(xn, XRNIC_REG_DEV_STS),
 		xrnic_rd(xn, XRNIC_REG_FATAL_REASON));
 	complete(&xn->admin.done);
+	/* The core takes locks our caller may hold: tell it from a worker. */
+	schedule_work(&xn->fatal_work);
 }
 
 static int xrnic_status_to_errno(u8 status)

@@ -45,3 +45,238 @@ int xrnic_cmd_query_port(struct xrnic_dev *xn, u8 port,
 		*resp = cqe.query_port;
 	return ret;
 }
+
+/* Run a command whose completion carries no data the caller wants. */
+static int xrnic_exec(struct xrnic_dev *xn, struct xrnic_aq_entry *cmd)
+{
+	struct xrnic_acq_entry cqe;
+
+	return xrnic_admin_exec(xn, cmd, &cqe);
+}
+
+/**
+ * xrnic_cmd_alloc_pd - allocate a protection domain
+ * @xn: the device
+ * @pdn: out: its number
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_alloc_pd(struct xrnic_dev *xn, u32 *pdn)
+{
+	struct xrnic_aq_entry cmd = { .opcode = XRNIC_ADMIN_ALLOC_PD };
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*pdn = le32_to_cpu(cqe.pd.pdn);
+	return ret;
+}
+
+/**
+ * xrnic_cmd_dealloc_pd - free a protection domain
+ * @xn: the device
+ * @pdn: its number
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_dealloc_pd(struct xrnic_dev *xn, u32 pdn)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_DEALLOC_PD,
+		.pd.pdn = cpu_to_le32(pdn),
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
+ * xrnic_cmd_reg_mr - register a memory region
+ * @xn: the device
+ * @reg: the command body, page list included
+ * @lkey: out: the local key
+ * @rkey: out: the remote key
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_reg_mr(struct xrnic_dev *xn, const struct xrnic_cmd_reg_mr *reg,
+		     u32 *lkey, u32 *rkey)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_REG_MR,
+		.reg_mr = *reg,
+	};
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret) {
+		*lkey = le32_to_cpu(cqe.mr.lkey);
+		*rkey = le32_to_cpu(cqe.mr.rkey);
+	}
+	return ret;
+}
+
+/**
+ * xrnic_cmd_dereg_mr - unregister a memory region
+ * @xn: the device
+ * @lkey: its local key
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_dereg_mr(struct xrnic_dev *xn, u32 lkey)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_DEREG_MR,
+		.mr.lkey = cpu_to_le32(lkey),
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
+ * xrnic_cmd_create_cq - create a completion queue
+ * @xn: the device
+ * @ring: bus address of the ring
+ * @depth: entries, a power of two
+ * @vector: MSI-X vector for its events
+ * @cqn: out: its number
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_create_cq(struct xrnic_dev *xn, dma_addr_t ring, u32 depth,
+			u16 vector, u32 *cqn)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_CREATE_CQ,
+		.create_cq.ring_addr = cpu_to_le64(ring),
+		.create_cq.depth = cpu_to_le32(depth),
+		.create_cq.eq_vector = cpu_to_le16(vector),
+	};
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*cqn = le32_to_cpu(cqe.cq.cqn);
+	return ret;
+}
+
+/**
+ * xrnic_cmd_destroy_cq - destroy a completion queue
+ * @xn: the device
+ * @cqn: its number
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_destroy_cq(struct xrnic_dev *xn, u32 cqn)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_DESTROY_CQ,
+		.cq.cqn = cpu_to_le32(cqn),
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
+ * xrnic_cmd_create_qp - create a queue pair
+ * @xn: the device
+ * @create: the command body
+ * @qpn: out: its number
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_create_qp(struct xrnic_dev *xn,
+			const struct xrnic_cmd_create_qp *create, u32 *qpn)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_CREATE_QP,
+		.create_qp = *create,
+	};
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*qpn = le32_to_cpu(cqe.qp.qpn);
+	return ret;
+}
+
+/**
+ * xrnic_cmd_modify_qp - change QP attributes
+ * @xn: the device
+ * @attr: the command body
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_modify_qp(struct xrnic_dev *xn, const struct xrnic_qp_attr *attr)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_MODIFY_QP,
+		.qp_attr = *attr,
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
+ * xrnic_cmd_query_qp - read QP attributes
+ * @xn: the device
+ * @qpn: the QP
+ * @attr: out: its attributes
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_query_qp(struct xrnic_dev *xn, u32 qpn,
+		       struct xrnic_qp_attr *attr)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_QUERY_QP,
+		.qp.qpn = cpu_to_le32(qpn),
+	};
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*attr = cqe.qp_attr;
+	return ret;
+}
+
+/**
+ * xrnic_cmd_destroy_qp - destroy a queue pair
+ * @xn: the device
+ * @qpn: its number
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_DESTROY_QP,
+		.qp.qpn = cpu_to_le32(qpn),
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
+ * xrnic_cmd_query_stats - read the device's counters
+ * @xn: the device
+ * @stats: out: the counters
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_query_stats(struct xrnic_dev *xn,
+			  struct xrnic_resp_query_stats *stats)
+{
+	struct xrnic_aq_entry cmd = { .opcode = XRNIC_ADMIN_QUERY_STATS };
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*stats = cqe.stats;
+	return ret;
+}

@@ -127,6 +127,13 @@ static void xrnic_read_identity(struct xrnic_dev *xn)
 	xn->mac[5] = mac_hi >> 8;
 }
 
+static void xrnic_fatal_work(struct work_struct *work)
+{
+	struct xrnic_dev *xn = container_of(work, struct xrnic_dev, fatal_work);
+
+	xr_device_fatal(&xn->xdev);
+}
+
 static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct xrnic_dev *xn;
@@ -139,6 +146,8 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	xn->pdev = pdev;
 	xn->xdev.ops = &xrnic_dev_ops;
 	xn->xdev.phys_port_cnt = 1;
+	xn->xdev.dma_device = &pdev->dev;
+	INIT_WORK(&xn->fatal_work, xrnic_fatal_work);
 	pci_set_drvdata(pdev, xn);
 
 	ret = pci_enable_device_mem(pdev);
@@ -185,6 +194,8 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret < 0)
 		goto err_clear_master;
 	xn->num_vectors = ret;
+	/* Vector 0 is the admin vector; the rest serve completion queues. */
+	xn->xdev.num_comp_vectors = max(xn->num_vectors - 1, 1);
 
 	ret = xrnic_admin_init(xn);
 	if (ret)
@@ -216,6 +227,7 @@ err_free_irq:
 	xrnic_admin_set_irq_mode(xn, false);
 	xrnic_admin_irq_free(xn);
 err_reset_device:
+	cancel_work_sync(&xn->fatal_work);
 	xrnic_reset(xn);
 	xrnic_aenq_destroy(xn);
 err_admin_destroy:
@@ -240,6 +252,7 @@ static void xrnic_remove(struct pci_dev *pdev)
 {
 	struct xrnic_dev *xn = pci_get_drvdata(pdev);
 
+	cancel_work_sync(&xn->fatal_work);
 	xr_unregister_device(&xn->xdev);
 	xrnic_admin_set_irq_mode(xn, false);
 	xrnic_admin_irq_free(xn);

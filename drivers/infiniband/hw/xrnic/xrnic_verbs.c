@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The operations xrdma_core calls: translate to and from admin commands. */
+#include <linux/dma-mapping.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <rdma/xrnic-abi.h>
+
 #include "xrnic.h"
 
 static int xrnic_query_device(struct xr_device *xdev,
@@ -49,8 +54,383 @@ static int xrnic_query_port(struct xr_device *xdev, u32 port,
 	return 0;
 }
 
+static int xrnic_alloc_ucontext(struct xr_device *xdev, struct xr_udata *udata)
+{
+	struct xrnic_alloc_ucontext_resp resp = {
+		.sqe_size = XRNIC_SQE_SIZE,
+		.rqe_size = XRNIC_RQE_SIZE,
+		.cqe_size = XRNIC_CQE_SIZE,
+		.max_inline = XRNIC_MAX_INLINE,
+	};
+
+	return xr_copy_to_udata(udata, &resp, sizeof(resp));
+}
+
+static int xrnic_alloc_pd(struct xr_device *xdev, struct xr_pd *pd)
+{
+	return xrnic_cmd_alloc_pd(to_xrnic(xdev), &pd->pdn);
+}
+
+static int xrnic_dealloc_pd(struct xr_device *xdev, struct xr_pd *pd)
+{
+	return xrnic_cmd_dealloc_pd(to_xrnic(xdev), pd->pdn);
+}
+
+/*
+ * Describe the MR's pages to the device: inline in the command for a few
+ * pages, else as a chain of 4 KiB chunks that lives only for the command
+ * (the device keeps its own copy of the page list).
+ */
+static int xrnic_reg_mr(struct xr_device *xdev, struct xr_mr *mr)
+{
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	struct device *dma = &xn->pdev->dev;
+	const struct xr_umem *umem = mr->umem;
+	struct xrnic_cmd_reg_mr reg = {
+		.pdn = cpu_to_le32(mr->pd->pdn),
+		.access = cpu_to_le32(mr->access),
+		.iova = cpu_to_le64(mr->iova),
+		.length = cpu_to_le64(mr->length),
+		.npages = cpu_to_le32(umem->npages),
+		.page_shift = PAGE_SHIFT,
+	};
+	unsigned long nchunks, c, i, n = 0;
+	dma_addr_t *chunk_dma;
+	__le64 **chunks;
+	int ret;
+
+	if (umem->npages <= XRNIC_PBL_INLINE_MAX) {
+		reg.pbl_mode = XRNIC_PBL_INLINE;
+		for (i = 0; i < umem->npages; i++)
+			reg.pages[i] = cpu_to_le64(umem->dma[i]);
+		return xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
+	}
+
+	nchunks = DIV_ROUND_UP(umem->npages, XRNIC_PBL_CHUNK_ENTRIES);
+	chunks = kvcalloc(nchunks, sizeof(*chunks), GFP_KERNEL);
+	chunk_dma = kvcalloc(nchunks, sizeof(*chunk_dma), GFP_KERNEL);
+	if (!chunks || !chunk_dma) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (c = 0; c < nchunks; c++) {
+		chunks[c] = dma_alloc_coherent(dma, XRNIC_PBL_CHUNK_SIZE,
+					       &chunk_dma[c], GFP_KERNEL);
+		if (!chunks[c]) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+	for (c = 0; c < nchunks; c++) {
+		for (i = 0; i < XRNIC_PBL_CHUNK_ENTRIES && n < umem->npages; i++)
+			chunks[c][i] = cpu_to_le64(umem->dma[n++]);
+		if (c + 1 < nchunks)
+			chunks[c][XRNIC_PBL_CHUNK_ENTRIES] =
+				cpu_to_le64(chunk_dma[c + 1]);
+	}
+	reg.pbl_mode = XRNIC_PBL_CHAINED;
+	reg.pbl_addr = cpu_to_le64(chunk_dma[0]);
+	ret = xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
+out_free:
+	for (c = 0; chunks && c < nchunks && chunks[c]; c++)
+		dma_free_coherent(dma, XRNIC_PBL_CHUNK_SIZE, chunks[c],
+				  chunk_dma[c]);
+	kvfree(chunk_dma);
+	kvfree(chunks);
+	return ret;
+}
+
+static int xrnic_dereg_mr(struct xr_device *xdev, struct xr_mr *mr)
+{
+	return xrnic_cmd_dereg_mr(to_xrnic(xdev), mr->lkey);
+}
+
+/* A zeroed ring of @depth entries, mapped for the device and user space. */
+static int xrnic_ring_alloc(struct xrnic_dev *xn, struct xr_ufile *ufile,
+			    struct xrnic_ring *ring, u32 depth, u32 entry_size)
+{
+	struct device *dma = &xn->pdev->dev;
+	int ret;
+
+	ring->size = PAGE_ALIGN((size_t)depth * entry_size);
+	ring->buf = alloc_pages_exact(ring->size, GFP_KERNEL | __GFP_ZERO);
+	if (!ring->buf)
+		return -ENOMEM;
+	ring->dma = dma_map_single(dma, ring->buf, ring->size,
+				   DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(dma, ring->dma)) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = xr_mmap_insert(ufile, ring->buf, ring->size, &ring->mmap_key);
+	if (ret)
+		goto err_unmap;
+	return 0;
+
+err_unmap:
+	dma_unmap_single(dma, ring->dma, ring->size, DMA_BIDIRECTIONAL);
+err_free:
+	free_pages_exact(ring->buf, ring->size);
+	return ret;
+}
+
+/* The pages live on while user space still maps them. */
+static void xrnic_ring_free(struct xrnic_dev *xn, struct xr_ufile *ufile,
+			    struct xrnic_ring *ring)
+{
+	xr_mmap_remove(ufile, ring->mmap_key);
+	dma_unmap_single(&xn->pdev->dev, ring->dma, ring->size,
+			 DMA_BIDIRECTIONAL);
+	free_pages_exact(ring->buf, ring->size);
+}
+
+static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
+			   struct xr_udata *udata)
+{
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	struct xrnic_create_cq_resp resp = {};
+	u32 depth = roundup_pow_of_two(max_t(u32, cq->cqe, 2));
+	struct xrnic_cq *xcq;
+	int ret;
+
+	if (depth > xdev->attr.max_cqe)
+		return -EINVAL;
+	xcq = kzalloc(sizeof(*xcq), GFP_KERNEL);
+	if (!xcq)
+		return -ENOMEM;
+	ret = xrnic_ring_alloc(xn, cq->uobj.ufile, &xcq->ring, depth,
+			       XRNIC_CQE_SIZE);
+	if (ret)
+		goto err_free;
+	/* Vector 0 is the admin vector; completion vectors follow. */
+	ret = xrnic_cmd_create_cq(xn, xcq->ring.dma, depth,
+				  1 + cq->comp_vector, &cq->cqn);
+	if (ret)
+		goto err_ring;
+	resp.ring_mmap_key = xcq->ring.mmap_key;
+	resp.ring_size = xcq->ring.size;
+	resp.cqn = cq->cqn;
+	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
+	if (ret)
+		goto err_destroy;
+	cq->cqe = depth;
+	cq->priv = xcq;
+	return 0;
+
+err_destroy:
+	xrnic_cmd_destroy_cq(xn, cq->cqn);
+err_ring:
+	xrnic_ring_free(xn, cq->uobj.ufile, &xcq->ring);
+err_free:
+	kfree(xcq);
+	return ret;
+}
+
+static int xrnic_destroy_cq(struct xr_device *xdev, struct xr_cq *cq)
+{
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	struct xrnic_cq *xcq = cq->priv;
+	int ret;
+
+	ret = xrnic_cmd_destroy_cq(xn, cq->cqn);
+	xrnic_ring_free(xn, cq->uobj.ufile, &xcq->ring);
+	kfree(xcq);
+	return ret;
+}
+
+static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
+			   struct xr_udata *udata)
+{
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	struct xrnic_create_qp_resp resp = {};
+	struct xrnic_cmd_create_qp create = {};
+	struct xr_qp_cap *cap = &qp->cap;
+	struct xrnic_qp *xqp;
+	int ret;
+
+	if (cap->max_send_sge > XRNIC_MAX_SGE ||
+	    cap->max_recv_sge > XRNIC_MAX_SGE ||
+	    cap->max_inline_data > XRNIC_MAX_INLINE)
+		return -EINVAL;
+	cap->max_send_wr = roundup_pow_of_two(max_t(u32, cap->max_send_wr, 2));
+	cap->max_recv_wr = roundup_pow_of_two(max_t(u32, cap->max_recv_wr, 2));
+	if (cap->max_send_wr > xdev->attr.max_qp_wr ||
+	    cap->max_recv_wr > xdev->attr.max_qp_wr)
+		return -EINVAL;
+
+	xqp = kzalloc(sizeof(*xqp), GFP_KERNEL);
+	if (!xqp)
+		return -ENOMEM;
+	ret = xrnic_ring_alloc(xn, qp->uobj.ufile, &xqp->sq, cap->max_send_wr,
+			       XRNIC_SQE_SIZE);
+	if (ret)
+		goto err_free;
+	ret = xrnic_ring_alloc(xn, qp->uobj.ufile, &xqp->rq, cap->max_recv_wr,
+			       XRNIC_RQE_SIZE);
+	if (ret)
+		goto err_free_sq;
+
+	create.pdn = cpu_to_le32(qp->pd->pdn);
+	create.send_cqn = cpu_to_le32(qp->send_cq->cqn);
+	create.recv_cqn = cpu_to_le32(qp->recv_cq->cqn);
+	create.sq_depth = cpu_to_le32(cap->max_send_wr);
+	create.rq_depth = cpu_to_le32(cap->max_recv_wr);
+	create.qp_type = XRNIC_QPT_RC;
+	create.max_send_sge = cap->max_send_sge;
+	create.max_recv_sge = cap->max_recv_sge;
+	create.sq_addr = cpu_to_le64(xqp->sq.dma);
+	create.rq_addr = cpu_to_le64(xqp->rq.dma);
+	create.max_inline = cpu_to_le32(cap->max_inline_data);
+	ret = xrnic_cmd_create_qp(xn, &create, &qp->qpn);
+	if (ret)
+		goto err_free_rq;
+
+	resp.sq_mmap_key = xqp->sq.mmap_key;
+	resp.rq_mmap_key = xqp->rq.mmap_key;
+	resp.sq_size = xqp->sq.size;
+	resp.rq_size = xqp->rq.size;
+	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
+	if (ret)
+		goto err_destroy;
+	qp->priv = xqp;
+	return 0;
+
+err_destroy:
+	xrnic_cmd_destroy_qp(xn, qp->qpn);
+err_free_rq:
+	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
+err_free_sq:
+	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq);
+err_free:
+	kfree(xqp);
+	return ret;
+}
+
+static int xrnic_destroy_qp(struct xr_device *xdev, struct xr_qp *qp)
+{
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	struct xrnic_qp *xqp = qp->priv;
+	int ret;
+
+	ret = xrnic_cmd_destroy_qp(xn, qp->qpn);
+	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
+	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq);
+	kfree(xqp);
+	return ret;
+}
+
+/* The device wants the fields of attributes not in the mask left zero. */
+static int xrnic_modify_qp(struct xr_device *xdev, struct xr_qp *qp,
+			   const struct xr_qp_attr *attr, u32 mask)
+{
+	struct xrnic_qp_attr a = {};
+
+	mask &= XRNIC_QP_ATTR_ALL;
+	a.qpn = cpu_to_le32(qp->qpn);
+	a.attr_mask = cpu_to_le32(mask);
+	if (mask & XRNIC_QP_STATE)
+		a.state = attr->qp_state;
+	if (mask & XRNIC_QP_ACCESS_FLAGS)
+		a.access_flags = cpu_to_le32(attr->qp_access_flags);
+	if (mask & XRNIC_QP_PORT)
+		a.port_num = attr->port_num;
+	if (mask & XRNIC_QP_AV) {
+		memcpy(a.dgid, attr->dgid, sizeof(a.dgid));
+		a.sgid_index = attr->sgid_index;
+		a.hop_limit = attr->hop_limit;
+		a.traffic_class = attr->traffic_class;
+	}
+	if (mask & XRNIC_QP_PATH_MTU)
+		a.path_mtu = attr->path_mtu;
+	if (mask & XRNIC_QP_TIMEOUT)
+		a.timeout = attr->timeout;
+	if (mask & XRNIC_QP_RETRY_CNT)
+		a.retry_cnt = attr->retry_cnt;
+	if (mask & XRNIC_QP_RNR_RETRY)
+		a.rnr_retry = attr->rnr_retry;
+	if (mask & XRNIC_QP_RQ_PSN)
+		a.rq_psn = cpu_to_le32(attr->rq_psn);
+	if (mask & XRNIC_QP_MAX_QP_RD_ATOMIC)
+		a.max_rd_atomic = attr->max_rd_atomic;
+	if (mask & XRNIC_QP_MIN_RNR_TIMER)
+		a.min_rnr_timer = attr->min_rnr_timer;
+	if (mask & XRNIC_QP_SQ_PSN)
+		a.sq_psn = cpu_to_le32(attr->sq_psn);
+	if (mask & XRNIC_QP_MAX_DEST_RD_ATOMIC)
+		a.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & XRNIC_QP_DEST_QPN)
+		a.dest_qpn = cpu_to_le32(attr->dest_qp_num);
+	return xrnic_cmd_modify_qp(to_xrnic(xdev), &a);
+}
+
+static int xrnic_query_qp(struct xr_device *xdev, struct xr_qp *qp,
+			  struct xr_qp_attr *attr)
+{
+	struct xrnic_qp_attr a;
+	int ret;
+
+	ret = xrnic_cmd_query_qp(to_xrnic(xdev), qp->qpn, &a);
+	if (ret)
+		return ret;
+	attr->qp_state = a.state;
+	attr->path_mtu = a.path_mtu;
+	attr->rq_psn = le32_to_cpu(a.rq_psn);
+	attr->sq_psn = le32_to_cpu(a.sq_psn);
+	attr->dest_qp_num = le32_to_cpu(a.dest_qpn);
+	attr->qp_access_flags = le32_to_cpu(a.access_flags);
+	attr->port_num = a.port_num;
+	attr->timeout = a.timeout;
+	attr->retry_cnt = a.retry_cnt;
+	attr->rnr_retry = a.rnr_retry;
+	attr->min_rnr_timer = a.min_rnr_timer;
+	attr->max_rd_atomic = a.max_rd_atomic;
+	attr->max_dest_rd_atomic = a.max_dest_rd_atomic;
+	memcpy(attr->dgid, a.dgid, sizeof(attr->dgid));
+	attr->sgid_index = a.sgid_index;
+	attr->hop_limit = a.hop_limit;
+	attr->traffic_class = a.traffic_class;
+	return 0;
+}
+
+static const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
+	[XRNIC_CNT_ADMIN_COMMANDS] = "admin_commands",
+	[XRNIC_CNT_ADMIN_ERRORS] = "admin_errors",
+	[XRNIC_CNT_TX_PACKETS] = "tx_packets",
+	[XRNIC_CNT_RX_PACKETS] = "rx_packets",
+	[XRNIC_CNT_TX_BYTES] = "tx_bytes",
+	[XRNIC_CNT_RX_BYTES] = "rx_bytes",
+};
+
+static int xrnic_query_stats(struct xr_device *xdev, u64 *values)
+{
+	struct xrnic_resp_query_stats stats;
+	int i, ret;
+
+	ret = xrnic_cmd_query_stats(to_xrnic(xdev), &stats);
+	if (ret)
+		return ret;
+	for (i = 0; i < XRNIC_NUM_COUNTERS; i++)
+		values[i] = le64_to_cpu(stats.counters[i]);
+	return 0;
+}
+
 const struct xr_device_ops xrnic_dev_ops = {
 	.owner = THIS_MODULE,
 	.query_device = xrnic_query_device,
 	.query_port = xrnic_query_port,
+	.alloc_ucontext = xrnic_alloc_ucontext,
+	.alloc_pd = xrnic_alloc_pd,
+	.dealloc_pd = xrnic_dealloc_pd,
+	.reg_mr = xrnic_reg_mr,
+	.dereg_mr = xrnic_dereg_mr,
+	.create_cq = xrnic_create_cq,
+	.destroy_cq = xrnic_destroy_cq,
+	.create_qp = xrnic_create_qp,
+	.destroy_qp = xrnic_destroy_qp,
+	.modify_qp = xrnic_modify_qp,
+	.query_qp = xrnic_query_qp,
+	.query_stats = xrnic_query_stats,
+	.counter_names = xrnic_counter_names,
+	.num_counters = XRNIC_NUM_COUNTERS,
+	.uverbs_abi_ver = XRNIC_UVERBS_ABI_VERSION,
 };

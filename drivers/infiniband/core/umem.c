@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pinning user memory for registration: pin_user_pages_fast() with
+ * FOLL_LONGTERM, charged to the process's pinned_vm against
+ * RLIMIT_MEMLOCK (unless CAP_IPC_LOCK), and DMA mapped for the device.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "core_priv.h"
+
+/* Pages pinned per pin_user_pages_fast() call. */
+#define XR_PIN_BATCH	512
+
+static void xr_umem_unpin(struct xr_umem *umem, unsigned long npinned)
+{
+	unpin_user_pages_dirty_lock(umem->pages, npinned, umem->writable);
+}
+
+static void xr_umem_unmap(struct device *dma_dev, struct xr_umem *umem,
+			  unsigned long nmapped)
+{
+	unsigned long i;
+
+	for (i = 0; i < nmapped; i++)
+		dma_unmap_page(dma_dev, umem->dma[i], PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+}
+
+/**
+ * xr_umem_get - pin and DMA map a range of the caller's memory
+ * @dma_dev: the device that will access the pages
+ * @addr: first byte
+ * @length: bytes, at least 1
+ * @writable: the device may write (pins with FOLL_WRITE)
+ *
+ * Return: the pinned memory or an ERR_PTR: -EINVAL for an empty or
+ * overflowing range, -ENOMEM over RLIMIT_MEMLOCK or out of memory, -EFAULT
+ * for an address range that is not mapped.
+ */
+struct xr_umem *xr_umem_get(struct device *dma_dev, u64 addr, u64 length,
+			    bool writable)
+{
+	unsigned int gup_flags = FOLL_LONGTERM | (writable ? FOLL_WRITE : 0);
+	unsigned long npages, npinned = 0, nmapped = 0, lock_limit;
+	struct mm_struct *mm = current->mm;
+	struct xr_umem *umem;
+	u64 end;
+	long got;
+	int ret;
+
+	if (!length || check_add_overflow(addr, length, &end) ||
+	    end > TASK_SIZE || PAGE_ALIGN(end) < end)
+		return ERR_PTR(-EINVAL);
+	npages = (PAGE_ALIGN(end) - (addr & PAGE_MASK)) >> PAGE_SHIFT;
+	if (!npages || npages > INT_MAX)
+		return ERR_PTR(-EINVAL);
+
+	umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+	if (!umem)
+		return ERR_PTR(-ENOMEM);
+	umem->address = addr;
+	umem->length = length;
+	umem->npages = npages;
+	umem->writable = writable;
+	umem->owning_mm = mm;
+	mmgrab(mm);
+
+	lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	if (atomic64_add_return(npages, &mm->pinned_vm) > lock_limit &&
+	    !capable(CAP_IPC_LOCK)) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
+
+	umem->pages = kvcalloc(npages, sizeof(*umem->pages), GFP_KERNEL);
+	umem->dma = kvcalloc(npages, sizeof(*umem->dma), GFP_KERNEL);
+	if (!umem->pages || !umem->dma) {
+		ret = -ENOMEM;
+		goto err_free_arrays;
+	}
+
+	while (npinned < npages) {
+		got = pin_user_pages_fast((addr & PAGE_MASK) +
+					  npinned * PAGE_SIZE,
+					  min_t(unsigned long, npages - npinned,
+						XR_PIN_BATCH),
+					  gup_flags, umem->pages + npinned);
+		if (got <= 0) {
+			ret = got ? got : -EFAULT;
+			goto err_unpin;
+		}
+		npinned += got;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			goto err_unpin;
+		}
+		cond_resched();
+	}
+
+	for (nmapped = 0; nmapped < npages; nmapped++) {
+		umem->dma[nmapped] = dma_map_page(dma_dev, umem->pages[nmapped],
+						  0, PAGE_SIZE,
+						  DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dma_dev, umem->dma[nmapped])) {
+			ret = -ENOMEM;
+			goto err_unmap;
+		}
+	}
+	return umem;
+
+err_unmap:
+	xr_umem_unmap(dma_dev, umem, nmapped);
+err_unpin:
+	xr_umem_unpin(umem, npinned);
+err_free_arrays:
+	kvfree(umem->dma);
+	kvfree(umem->pages);
+err_uncharge:
+	atomic64_sub(npages, &mm->pinned_vm);
+	mmdrop(mm);
+	kfree(umem);
+	return ERR_PTR(ret);
+}
+
+/**
+ * xr_umem_release - undo xr_umem_get()
+ * @dma_dev: the device given to xr_umem_get()
+ * @umem: the pinned memory
+ *
+ * The pages are marked dirty if the device could write them, unpinned, and
+ * the pinned_vm charge is returned to the process that made it.
+ */
+void xr_umem_release(struct device *dma_dev, struct xr_umem *umem)
+{
+	xr_umem_unmap(dma_dev, umem, umem->npages);
+	xr_umem_unpin(umem, umem->npages);
+	kvfree(umem->dma);
+	kvfree(umem->pages);
+	atomic64_sub(umem->npages, &umem->owning_mm->pinned_vm);
+	mmdrop(umem->owning_mm);
+	kfree(umem);
+}

@@ -1,0 +1,1085 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The uverbs write() command ABI of <rdma/ib_user_verbs.h>: header checks
+ * as Linux makes them, then one handler per command.  Handlers run with
+ * the file's lock held (see uverbs_main.c), so a file's commands and its
+ * objects never race each other.
+ */
+#include <linux/fcntl.h>
+#include <linux/file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <rdma/ib_user_verbs.h>
+
+#include "core_priv.h"
+
+/* IB verbs values the ABI carries. */
+#define XR_QPT_RC		2
+#define XR_LINK_LAYER_ETH	2
+#define XR_ACCESS_LOCAL_WRITE	BIT(0)
+#define XR_ACCESS_REMOTE_WRITE	BIT(1)
+#define XR_ACCESS_REMOTE_READ	BIT(2)
+#define XR_ACCESS_REMOTE_ATOMIC	BIT(3)
+#define XR_ACCESS_SUPPORTED	(XR_ACCESS_LOCAL_WRITE | \
+				 XR_ACCESS_REMOTE_WRITE | \
+				 XR_ACCESS_REMOTE_READ | \
+				 XR_ACCESS_REMOTE_ATOMIC)
+#define XR_MAX_RD_ATOMIC	16
+
+/**
+ * struct xr_cmd - one command being run
+ * @ufile: the file it came from
+ * @xdev: the device
+ * @in: the core request (after the header)
+ * @inlen: its length
+ * @resp: where the core answer goes
+ * @outlen: room there
+ * @udata: the driver's part
+ * @is_ex: extended command (64-bit words)
+ */
+struct xr_cmd {
+	struct xr_ufile *ufile;
+	struct xr_device *xdev;
+	const void __user *in;
+	size_t inlen;
+	void __user *resp;
+	size_t outlen;
+	struct xr_udata udata;
+	bool is_ex;
+};
+
+/* Copy the core request; an extended command's extra bytes must be 0. */
+static int xr_cmd_in(struct xr_cmd *cmd, void *req, size_t size)
+{
+	if (cmd->inlen < size)
+		return -ENOSPC;
+	if (copy_from_user(req, cmd->in, size))
+		return -EFAULT;
+	if (cmd->is_ex && cmd->inlen > size) {
+		int zeroed = check_zeroed_user(cmd->in + size,
+					       cmd->inlen - size);
+
+		if (zeroed < 0)
+			return zeroed;
+		if (!zeroed)
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int xr_cmd_out(struct xr_cmd *cmd, const void *resp, size_t size)
+{
+	if (copy_to_user(cmd->resp, resp, min(size, cmd->outlen)))
+		return -EFAULT;
+	return 0;
+}
+
+static void *xr_uobj_lookup(struct xr_cmd *cmd, u32 handle,
+			    enum xr_obj_type type)
+{
+	struct xr_uobject *uobj = xa_load(&cmd->ufile->objects, handle);
+
+	return uobj && uobj->type == type ? uobj : NULL;
+}
+
+static int xr_uobj_add(struct xr_cmd *cmd, struct xr_uobject *uobj,
+		       enum xr_obj_type type)
+{
+	int ret;
+
+	uobj->ufile = cmd->ufile;
+	uobj->type = type;
+	ret = xa_alloc(&cmd->ufile->objects, &uobj->handle, uobj,
+		       xa_limit_32b, GFP_KERNEL);
+	if (!ret)
+		atomic64_inc(&cmd->xdev->res_count[type]);
+	return ret;
+}
+
+static void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj)
+{
+	xa_erase(&ufile->objects, uobj->handle);
+	atomic64_dec(&ufile->xdev->res_count[uobj->type]);
+}
+
+/* ------------------------------------------------------------ context */
+
+static int xr_cmd_get_context(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_get_context req;
+	struct ib_uverbs_get_context_resp resp = {};
+	struct xr_ufile *ufile = cmd->ufile;
+	struct xr_event_file *evf;
+	struct file *filp;
+	int fd, ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	if (ufile->has_context)
+		return -EINVAL;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	filp = xr_event_file_create(true, &evf);
+	if (IS_ERR(filp)) {
+		ret = PTR_ERR(filp);
+		goto err_put_fd;
+	}
+	if (cmd->xdev->ops->alloc_ucontext) {
+		ret = cmd->xdev->ops->alloc_ucontext(cmd->xdev, &cmd->udata);
+		if (ret)
+			goto err_fput;
+	}
+	resp.async_fd = fd;
+	resp.num_comp_vectors = cmd->xdev->num_comp_vectors;
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_fput;
+
+	ufile->async_file = evf;
+	ufile->owner = get_task_pid(current, PIDTYPE_TGID);
+	get_task_comm(ufile->comm, current);
+	ufile->has_context = true;
+	fd_install(fd, filp);
+	return 0;
+
+err_fput:
+	fput(filp);
+	xr_event_file_put(evf);
+err_put_fd:
+	put_unused_fd(fd);
+	return ret;
+}
+
+/* ------------------------------------------------------------ queries */
+
+static void xr_fill_device_resp(struct xr_device *xdev,
+				struct ib_uverbs_query_device_resp *r)
+{
+	const struct xr_device_attr *a = &xdev->attr;
+	unsigned int maj = 0, min = 0, sub = 0;
+
+	if (sscanf(xdev->fw_ver, "%u.%u.%u", &maj, &min, &sub) == 3)
+		r->fw_ver = (u64)maj << 32 | min << 16 | sub;
+	r->node_guid = cpu_to_be64(xdev->node_guid);
+	r->sys_image_guid = cpu_to_be64(xdev->sys_image_guid);
+	r->max_mr_size = a->max_mr_size;
+	r->page_size_cap = a->page_size_cap;
+	r->vendor_id = a->vendor_id;
+	r->vendor_part_id = a->vendor_part_id;
+	r->hw_ver = a->hw_ver;
+	r->max_qp = a->max_qp;
+	r->max_qp_wr = a->max_qp_wr;
+	r->max_sge = a->max_sge;
+	r->max_sge_rd = a->max_sge;
+	r->max_cq = a->max_cq;
+	r->max_cqe = a->max_cqe;
+	r->max_mr = a->max_mr;
+	r->max_pd = a->max_pd;
+	r->max_qp_rd_atom = XR_MAX_RD_ATOMIC;
+	r->max_res_rd_atom = XR_MAX_RD_ATOMIC * a->max_qp;
+	r->max_qp_init_rd_atom = XR_MAX_RD_ATOMIC;
+	r->max_pkeys = 1;
+	r->local_ca_ack_delay = 15;
+	r->phys_port_cnt = xdev->phys_port_cnt;
+}
+
+static int xr_cmd_query_device(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_query_device_resp resp = {};
+	struct ib_uverbs_query_device req;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	xr_fill_device_resp(cmd->xdev, &resp);
+	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
+static int xr_cmd_ex_query_device(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_ex_query_device_resp resp = {};
+	struct ib_uverbs_ex_query_device req;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	if (req.comp_mask || req.reserved)
+		return -EINVAL;
+	xr_fill_device_resp(cmd->xdev, &resp.base);
+	resp.response_length = min(cmd->outlen, sizeof(resp));
+	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
+static int xr_cmd_query_port(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_query_port_resp resp = {};
+	struct ib_uverbs_query_port req;
+	struct xr_port_attr pa = {};
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	if (req.port_num < 1 || req.port_num > cmd->xdev->phys_port_cnt)
+		return -EINVAL;
+	ret = cmd->xdev->ops->query_port(cmd->xdev, req.port_num, &pa);
+	if (ret)
+		return ret;
+	resp.port_cap_flags = pa.port_cap_flags;
+	resp.max_msg_sz = pa.max_msg_sz;
+	resp.gid_tbl_len = pa.gid_tbl_len;
+	resp.pkey_tbl_len = 1;
+	resp.state = pa.state;
+	resp.max_mtu = pa.max_mtu;
+	resp.active_mtu = pa.active_mtu;
+	resp.max_vl_num = 1;
+	resp.active_width = pa.active_width;
+	resp.active_speed = pa.active_speed;
+	resp.phys_state = pa.phys_state;
+	resp.link_layer = XR_LINK_LAYER_ETH;
+	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
+/* ----------------------------------------------------------------- PD */
+
+static int xr_cmd_alloc_pd(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_alloc_pd_resp resp = {};
+	struct ib_uverbs_alloc_pd req;
+	struct xr_pd *pd;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	if (!pd)
+		return -ENOMEM;
+	ret = cmd->xdev->ops->alloc_pd(cmd->xdev, pd);
+	if (ret)
+		goto err_free;
+	ret = xr_uobj_add(cmd, &pd->uobj, XR_OBJ_PD);
+	if (ret)
+		goto err_dealloc;
+	resp.pd_handle = pd->uobj.handle;
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_del;
+	return 0;
+
+err_del:
+	xr_uobj_del(cmd->ufile, &pd->uobj);
+err_dealloc:
+	cmd->xdev->ops->dealloc_pd(cmd->xdev, pd);
+err_free:
+	kfree(pd);
+	return ret;
+}
+
+static void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd)
+{
+	xr_uobj_del(ufile, &pd->uobj);
+	ufile->xdev->ops->dealloc_pd(ufile->xdev, pd);
+	kfree(pd);
+}
+
+static int xr_cmd_dealloc_pd(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_dealloc_pd req;
+	struct xr_pd *pd;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	pd = xr_uobj_lookup(cmd, req.pd_handle, XR_OBJ_PD);
+	if (!pd)
+		return -EINVAL;
+	if (atomic_read(&pd->uobj.usecnt))
+		return -EBUSY;
+	xr_destroy_pd(cmd->ufile, pd);
+	return 0;
+}
+
+/* ----------------------------------------------------------------- MR */
+
+static int xr_check_access(u32 access)
+{
+	if (access & ~XR_ACCESS_SUPPORTED)
+		return -EOPNOTSUPP;
+	/* Remote write or atomic access needs local write, as in Linux. */
+	if ((access & (XR_ACCESS_REMOTE_WRITE | XR_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & XR_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	return 0;
+}
+
+static int xr_cmd_reg_mr(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_reg_mr_resp resp = {};
+	struct xr_device *xdev = cmd->xdev;
+	struct ib_uverbs_reg_mr req;
+	struct xr_mr *mr;
+	struct xr_pd *pd;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	ret = xr_check_access(req.access_flags);
+	if (ret)
+		return ret;
+	if ((req.start & ~PAGE_MASK) != (req.hca_va & ~PAGE_MASK) ||
+	    !req.length || req.length > xdev->attr.max_mr_size)
+		return -EINVAL;
+	pd = xr_uobj_lookup(cmd, req.pd_handle, XR_OBJ_PD);
+	if (!pd)
+		return -EINVAL;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return -ENOMEM;
+	mr->pd = pd;
+	mr->iova = req.hca_va;
+	mr->length = req.length;
+	mr->access = req.access_flags;
+	mr->umem = xr_umem_get(xdev->dma_device, req.start, req.length,
+			       req.access_flags & (XR_ACCESS_LOCAL_WRITE |
+						   XR_ACCESS_REMOTE_WRITE |
+						   XR_ACCESS_REMOTE_ATOMIC));
+	if (IS_ERR(mr->umem)) {
+		ret = PTR_ERR(mr->umem);
+		goto err_free;
+	}
+	ret = xdev->ops->reg_mr(xdev, mr);
+	if (ret)
+		goto err_release;
+	ret = xr_uobj_add(cmd, &mr->uobj, XR_OBJ_MR);
+	if (ret)
+		goto err_dereg;
+	resp.mr_handle = mr->uobj.handle;
+	resp.lkey = mr->lkey;
+	resp.rkey = mr->rkey;
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_del;
+	atomic_inc(&pd->uobj.usecnt);
+	return 0;
+
+err_del:
+	xr_uobj_del(cmd->ufile, &mr->uobj);
+err_dereg:
+	xdev->ops->dereg_mr(xdev, mr);
+err_release:
+	xr_umem_release(xdev->dma_device, mr->umem);
+err_free:
+	kfree(mr);
+	return ret;
+}
+
+static void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
+{
+	struct xr_device *xdev = ufile->xdev;
+
+	xr_uobj_del(ufile, &mr->uobj);
+	xdev->ops->dereg_mr(xdev, mr);
+	xr_umem_release(xdev->dma_device, mr->umem);
+	atomic_dec(&mr->pd->uobj.usecnt);
+	kfree(mr);
+}
+
+static int xr_cmd_dereg_mr(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_dereg_mr req;
+	struct xr_mr *mr;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	mr = xr_uobj_lookup(cmd, req.mr_handle, XR_OBJ_MR);
+	if (!mr)
+		return -EINVAL;
+	xr_destroy_mr(cmd->ufile, mr);
+	return 0;
+}
+
+/* ----------------------------------------------------------------- CQ */
+
+static int xr_cmd_create_comp_channel(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_create_comp_channel_resp resp = {};
+	struct ib_uverbs_create_comp_channel req;
+	struct xr_event_file *evf;
+	struct file *filp;
+	u32 index;
+	int fd, ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	filp = xr_event_file_create(false, &evf);
+	if (IS_ERR(filp)) {
+		ret = PTR_ERR(filp);
+		goto err_put_fd;
+	}
+	ret = xa_alloc(&cmd->ufile->channels, &index, evf, xa_limit_32b,
+		       GFP_KERNEL);
+	if (ret)
+		goto err_fput;
+	resp.fd = fd;
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_erase;
+	fd_install(fd, filp);
+	return 0;
+
+err_erase:
+	xa_erase(&cmd->ufile->channels, index);
+err_fput:
+	fput(filp);
+	xr_event_file_put(evf);
+err_put_fd:
+	put_unused_fd(fd);
+	return ret;
+}
+
+static int xr_cmd_create_cq(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_create_cq_resp resp = {};
+	struct xr_device *xdev = cmd->xdev;
+	struct ib_uverbs_create_cq req;
+	struct xr_cq *cq;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	if (!req.cqe || req.cqe > xdev->attr.max_cqe ||
+	    req.comp_vector >= xdev->num_comp_vectors)
+		return -EINVAL;
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	if (!cq)
+		return -ENOMEM;
+	if (req.comp_channel >= 0) {
+		cq->channel = xr_event_file_get_channel(req.comp_channel);
+		if (!cq->channel) {
+			ret = -EINVAL;
+			goto err_free;
+		}
+	}
+	cq->cqe = req.cqe;
+	cq->comp_vector = req.comp_vector;
+	cq->uobj.ufile = cmd->ufile;
+	cq->uobj.user_handle = req.user_handle;
+	ret = xdev->ops->create_cq(xdev, cq, &cmd->udata);
+	if (ret)
+		goto err_put_channel;
+	ret = xr_uobj_add(cmd, &cq->uobj, XR_OBJ_CQ);
+	if (ret)
+		goto err_destroy;
+	resp.cq_handle = cq->uobj.handle;
+	resp.cqe = cq->cqe;
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_del;
+	return 0;
+
+err_del:
+	xr_uobj_del(cmd->ufile, &cq->uobj);
+err_destroy:
+	xdev->ops->destroy_cq(xdev, cq);
+err_put_channel:
+	if (cq->channel)
+		xr_event_file_put(cq->channel);
+err_free:
+	kfree(cq);
+	return ret;
+}
+
+static void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq)
+{
+	xr_uobj_del(ufile, &cq->uobj);
+	ufile->xdev->ops->destroy_cq(ufile->xdev, cq);
+	if (cq->channel) {
+		xr_event_flush(cq->channel, &cq->comp_events);
+		xr_event_file_put(cq->channel);
+	}
+	if (ufile->async_file)
+		xr_event_flush(ufile->async_file, &cq->async_events);
+	kfree(cq);
+}
+
+static int xr_cmd_destroy_cq(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_destroy_cq_resp resp = {};
+	struct ib_uverbs_destroy_cq req;
+	struct xr_cq *cq;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	cq = xr_uobj_lookup(cmd, req.cq_handle, XR_OBJ_CQ);
+	if (!cq)
+		return -EINVAL;
+	if (atomic_read(&cq->uobj.usecnt))
+		return -EBUSY;
+	resp.comp_events_reported = cq->comp_events;
+	resp.async_events_reported = cq->async_events;
+	xr_destroy_cq(cmd->ufile, cq);
+	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
+/* ----------------------------------------------------------------- QP */
+
+static void xr_qp_cap_to_resp(const struct xr_qp *qp,
+			      struct ib_uverbs_create_qp_resp *resp)
+{
+	resp->max_send_wr = qp->cap.max_send_wr;
+	resp->max_recv_wr = qp->cap.max_recv_wr;
+	resp->max_send_sge = qp->cap.max_send_sge;
+	resp->max_recv_sge = qp->cap.max_recv_sge;
+	resp->max_inline_data = qp->cap.max_inline_data;
+}
+
+static int xr_cmd_create_qp(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_create_qp_resp resp = {};
+	struct xr_device *xdev = cmd->xdev;
+	const struct xr_device_attr *a = &xdev->attr;
+	struct ib_uverbs_create_qp req;
+	struct xr_qp *qp;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	if (req.qp_type != XR_QPT_RC || req.is_srq)
+		return -EOPNOTSUPP;
+	if (!req.max_send_wr || req.max_send_wr > a->max_qp_wr ||
+	    !req.max_recv_wr || req.max_recv_wr > a->max_qp_wr ||
+	    req.max_send_sge > a->max_sge || req.max_recv_sge > a->max_sge)
+		return -EINVAL;
+
+	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+	if (!qp)
+		return -ENOMEM;
+	qp->pd = xr_uobj_lookup(cmd, req.pd_handle, XR_OBJ_PD);
+	qp->send_cq = xr_uobj_lookup(cmd, req.send_cq_handle, XR_OBJ_CQ);
+	qp->recv_cq = xr_uobj_lookup(cmd, req.recv_cq_handle, XR_OBJ_CQ);
+	if (!qp->pd || !qp->send_cq || !qp->recv_cq) {
+		ret = -EINVAL;
+		goto err_free;
+	}
+	qp->uobj.ufile = cmd->ufile;
+	qp->uobj.user_handle = req.user_handle;
+	qp->qp_type = req.qp_type;
+	qp->sq_sig_all = req.sq_sig_all;
+	qp->cap.max_send_wr = req.max_send_wr;
+	qp->cap.max_recv_wr = req.max_recv_wr;
+	qp->cap.max_send_sge = max_t(u32, req.max_send_sge, 1);
+	qp->cap.max_recv_sge = max_t(u32, req.max_recv_sge, 1);
+	qp->cap.max_inline_data = req.max_inline_data;
+	ret = xdev->ops->create_qp(xdev, qp, &cmd->udata);
+	if (ret)
+		goto err_free;
+	ret = xr_uobj_add(cmd, &qp->uobj, XR_OBJ_QP);
+	if (ret)
+		goto err_destroy;
+	resp.qp_handle = qp->uobj.handle;
+	resp.qpn = qp->qpn;
+	xr_qp_cap_to_resp(qp, &resp);
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_del;
+	atomic_inc(&qp->pd->uobj.usecnt);
+	atomic_inc(&qp->send_cq->uobj.usecnt);
+	atomic_inc(&qp->recv_cq->uobj.usecnt);
+	return 0;
+
+err_del:
+	xr_uobj_del(cmd->ufile, &qp->uobj);
+err_destroy:
+	xdev->ops->destroy_qp(xdev, qp);
+err_free:
+	kfree(qp);
+	return ret;
+}
+
+static void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp)
+{
+	xr_uobj_del(ufile, &qp->uobj);
+	ufile->xdev->ops->destroy_qp(ufile->xdev, qp);
+	atomic_dec(&qp->pd->uobj.usecnt);
+	atomic_dec(&qp->send_cq->uobj.usecnt);
+	atomic_dec(&qp->recv_cq->uobj.usecnt);
+	if (ufile->async_file)
+		xr_event_flush(ufile->async_file, &qp->async_events);
+	kfree(qp);
+}
+
+static int xr_cmd_destroy_qp(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_destroy_qp_resp resp = {};
+	struct ib_uverbs_destroy_qp req;
+	struct xr_qp *qp;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	qp = xr_uobj_lookup(cmd, req.qp_handle, XR_OBJ_QP);
+	if (!qp)
+		return -EINVAL;
+	resp.events_reported = qp->async_events;
+	xr_destroy_qp(cmd->ufile, qp);
+	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
+/* IB_QP_* attribute mask bits */
+#define QP_STATE		BIT(0)
+#define QP_CUR_STATE		BIT(1)
+#define QP_EN_SQD_ASYNC_NOTIFY	BIT(2)
+#define QP_ACCESS_FLAGS		BIT(3)
+#define QP_PKEY_INDEX		BIT(4)
+#define QP_PORT			BIT(5)
+#define QP_QKEY			BIT(6)
+#define QP_AV			BIT(7)
+#define QP_PATH_MTU		BIT(8)
+#define QP_TIMEOUT		BIT(9)
+#define QP_RETRY_CNT		BIT(10)
+#define QP_RNR_RETRY		BIT(11)
+#define QP_RQ_PSN		BIT(12)
+#define QP_MAX_QP_RD_ATOMIC	BIT(13)
+#define QP_ALT_PATH		BIT(14)
+#define QP_MIN_RNR_TIMER	BIT(15)
+#define QP_SQ_PSN		BIT(16)
+#define QP_MAX_DEST_RD_ATOMIC	BIT(17)
+#define QP_PATH_MIG_STATE	BIT(18)
+#define QP_CAP			BIT(19)
+#define QP_DEST_QPN		BIT(20)
+#define QP_LEGACY_MASK		(BIT(21) - 1)
+
+enum {
+	QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_SQD, QPS_SQE, QPS_ERR,
+	QPS_MAX
+};
+
+/*
+ * The RC rows of the IB spec's QP state transition table (as Linux's
+ * ib_modify_qp_is_ok()): which transitions exist, and for each, the
+ * attributes it requires and those it allows.  Alternate paths and path
+ * migration are not supported and so are not allowed.
+ */
+static const struct {
+	bool valid;
+	u32 req;
+	u32 opt;
+} xr_rc_qp_table[QPS_MAX][QPS_MAX] = {
+	[QPS_RESET] = {
+		[QPS_RESET] = { true },
+		[QPS_INIT] = { true, QP_PKEY_INDEX | QP_PORT | QP_ACCESS_FLAGS },
+	},
+	[QPS_INIT] = {
+		[QPS_INIT] = { true, 0,
+			       QP_PKEY_INDEX | QP_PORT | QP_ACCESS_FLAGS },
+		[QPS_RTR] = { true,
+			      QP_AV | QP_PATH_MTU | QP_DEST_QPN | QP_RQ_PSN |
+			      QP_MAX_DEST_RD_ATOMIC | QP_MIN_RNR_TIMER,
+			      QP_ACCESS_FLAGS | QP_PKEY_INDEX },
+	},
+	[QPS_RTR] = {
+		[QPS_RTS] = { true,
+			      QP_TIMEOUT | QP_RETRY_CNT | QP_RNR_RETRY |
+			      QP_SQ_PSN | QP_MAX_QP_RD_ATOMIC,
+			      QP_CUR_STATE | QP_ACCESS_FLAGS |
+			      QP_MIN_RNR_TIMER },
+	},
+	[QPS_RTS] = {
+		[QPS_RTS] = { true, 0,
+			      QP_CUR_STATE | QP_ACCESS_FLAGS |
+			      QP_MIN_RNR_TIMER },
+		[QPS_SQD] = { true, 0, QP_EN_SQD_ASYNC_NOTIFY },
+	},
+	[QPS_SQD] = {
+		[QPS_RTS] = { true, 0,
+			      QP_CUR_STATE | QP_ACCESS_FLAGS |
+			      QP_MIN_RNR_TIMER },
+		[QPS_SQD] = { true, 0,
+			      QP_AV | QP_TIMEOUT | QP_RETRY_CNT |
+			      QP_RNR_RETRY | QP_MAX_QP_RD_ATOMIC |
+			      QP_MAX_DEST_RD_ATOMIC | QP_ACCESS_FLAGS |
+			      QP_PKEY_INDEX | QP_MIN_RNR_TIMER | QP_PORT },
+	},
+	[QPS_SQE] = {},
+	[QPS_ERR] = {},
+};
+
+static bool xr_modify_qp_is_ok(u32 cur, u32 next, u32 mask)
+{
+	u32 req, opt;
+
+	if (cur >= QPS_MAX || next >= QPS_MAX)
+		return false;
+	/* Any state may go to RESET or ERR, with no other attribute. */
+	if (next == QPS_RESET || next == QPS_ERR) {
+		if (!(mask & QP_STATE) && cur != next)
+			return false;
+		return !(mask & ~(QP_STATE | QP_CUR_STATE));
+	}
+	if (!xr_rc_qp_table[cur][next].valid)
+		return false;
+	req = xr_rc_qp_table[cur][next].req;
+	opt = xr_rc_qp_table[cur][next].opt;
+	if ((mask & req) != req)
+		return false;
+	return !(mask & ~(req | opt | QP_STATE));
+}
+
+static int xr_cmd_modify_qp(struct xr_cmd *cmd)
+{
+	struct xr_device *xdev = cmd->xdev;
+	struct ib_uverbs_modify_qp req;
+	struct xr_qp_attr attr = {};
+	u32 mask, next;
+	struct xr_qp *qp;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	qp = xr_uobj_lookup(cmd, req.qp_handle, XR_OBJ_QP);
+	if (!qp)
+		return -EINVAL;
+	mask = req.attr_mask;
+	if (mask & ~QP_LEGACY_MASK)
+		return -EOPNOTSUPP;
+	if ((mask & QP_CUR_STATE) && req.cur_qp_state != qp->state)
+		return -EINVAL;
+	next = mask & QP_STATE ? req.qp_state : qp->state;
+	if (!xr_modify_qp_is_ok(qp->state, next, mask))
+		return -EINVAL;
+
+	/* Values of the attributes present, as the device expects them. */
+	if ((mask & QP_PORT) && req.port_num != 1)
+		return -EINVAL;
+	if ((mask & QP_PKEY_INDEX) && req.pkey_index != 0)
+		return -EINVAL;
+	if ((mask & QP_ACCESS_FLAGS) &&
+	    (req.qp_access_flags & ~(XR_ACCESS_REMOTE_WRITE |
+				     XR_ACCESS_REMOTE_READ |
+				     XR_ACCESS_REMOTE_ATOMIC |
+				     XR_ACCESS_LOCAL_WRITE)))
+		return -EINVAL;
+	if ((mask & QP_PATH_MTU) && (req.path_mtu < 1 || req.path_mtu > 5))
+		return -EINVAL;
+	if ((mask & QP_MAX_QP_RD_ATOMIC) &&
+	    req.max_rd_atomic > XR_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & QP_MAX_DEST_RD_ATOMIC) &&
+	    req.max_dest_rd_atomic > XR_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & QP_AV) &&
+	    (!req.dest.is_global || req.dest.port_num > 1))
+		return -EINVAL;	/* RoCE needs a GRH */
+	if ((mask & (QP_TIMEOUT | QP_MIN_RNR_TIMER)) &&
+	    (req.timeout > 31 || req.min_rnr_timer > 31))
+		return -EINVAL;
+	if ((mask & (QP_RETRY_CNT | QP_RNR_RETRY)) &&
+	    (req.retry_cnt > 7 || req.rnr_retry > 7))
+		return -EINVAL;
+	if ((mask & QP_DEST_QPN) && req.dest_qp_num > 0xffffff)
+		return -EINVAL;
+
+	attr.qp_state = next;
+	attr.path_mtu = req.path_mtu;
+	attr.rq_psn = req.rq_psn & 0xffffff;
+	attr.sq_psn = req.sq_psn & 0xffffff;
+	attr.dest_qp_num = req.dest_qp_num;
+	attr.qp_access_flags = req.qp_access_flags & ~XR_ACCESS_LOCAL_WRITE;
+	attr.port_num = 1;
+	attr.timeout = req.timeout;
+	attr.retry_cnt = req.retry_cnt;
+	attr.rnr_retry = req.rnr_retry;
+	attr.min_rnr_timer = req.min_rnr_timer;
+	attr.max_rd_atomic = req.max_rd_atomic;
+	attr.max_dest_rd_atomic = req.max_dest_rd_atomic;
+	memcpy(attr.dgid, req.dest.dgid, sizeof(attr.dgid));
+	attr.sgid_index = req.dest.sgid_index;
+	attr.hop_limit = req.dest.hop_limit;
+	attr.traffic_class = req.dest.traffic_class;
+
+	ret = xdev->ops->modify_qp(xdev, qp, &attr, mask & ~QP_CUR_STATE);
+	if (ret)
+		return ret;
+	qp->state = next;
+	return 0;
+}
+
+static int xr_cmd_query_qp(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_query_qp_resp resp = {};
+	struct ib_uverbs_query_qp req;
+	struct xr_qp_attr attr = {};
+	struct xr_qp *qp;
+	int ret;
+
+	ret = xr_cmd_in(cmd, &req, sizeof(req));
+	if (ret)
+		return ret;
+	qp = xr_uobj_lookup(cmd, req.qp_handle, XR_OBJ_QP);
+	if (!qp)
+		return -EINVAL;
+	ret = cmd->xdev->ops->query_qp(cmd->xdev, qp, &attr);
+	if (ret)
+		return ret;
+	memcpy(resp.dest.dgid, attr.dgid, sizeof(attr.dgid));
+	resp.dest.sgid_index = attr.sgid_index;
+	resp.dest.hop_limit = attr.hop_limit;
+	resp.dest.traffic_class = attr.traffic_class;
+	resp.dest.is_global = 1;
+	resp.dest.port_num = attr.port_num;
+	resp.max_send_wr = qp->cap.max_send_wr;
+	resp.max_recv_wr = qp->cap.max_recv_wr;
+	resp.max_send_sge = qp->cap.max_send_sge;
+	resp.max_recv_sge = qp->cap.max_recv_sge;
+	resp.max_inline_data = qp->cap.max_inline_data;
+	resp.rq_psn = attr.rq_psn;
+	resp.sq_psn = attr.sq_psn;
+	resp.dest_qp_num = attr.dest_qp_num;
+	resp.qp_access_flags = attr.qp_access_flags;
+	resp.qp_state = attr.qp_state;
+	resp.cur_qp_state = attr.qp_state;
+	resp.path_mtu = attr.path_mtu;
+	resp.max_rd_atomic = attr.max_rd_atomic;
+	resp.max_dest_rd_atomic = attr.max_dest_rd_atomic;
+	resp.min_rnr_timer = attr.min_rnr_timer;
+	resp.port_num = attr.port_num;
+	resp.timeout = attr.timeout;
+	resp.retry_cnt = attr.retry_cnt;
+	resp.rnr_retry = attr.rnr_retry;
+	resp.sq_sig_all = qp->sq_sig_all;
+	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
+/* ---------------------------------------------------------- dispatch */
+
+/**
+ * xr_ufile_destroy_objects - destroy every object of a file
+ * @ufile: the file, whose lock the caller holds
+ *
+ * Objects go in dependency order (QPs, MRs, CQs, PDs), so every destroy
+ * succeeds; a dead device still releases what the driver holds.
+ */
+void xr_ufile_destroy_objects(struct xr_ufile *ufile)
+{
+	struct xr_uobject *uobj;
+	unsigned long index;
+	u32 type;
+
+	for (type = 0; type < XR_OBJ_MAX; type++) {
+		xa_for_each(&ufile->objects, index, uobj) {
+			if (uobj->type != type)
+				continue;
+			switch (type) {
+			case XR_OBJ_QP:
+				xr_destroy_qp(ufile, (struct xr_qp *)uobj);
+				break;
+			case XR_OBJ_MR:
+				xr_destroy_mr(ufile, (struct xr_mr *)uobj);
+				break;
+			case XR_OBJ_CQ:
+				xr_destroy_cq(ufile, (struct xr_cq *)uobj);
+				break;
+			case XR_OBJ_PD:
+				xr_destroy_pd(ufile, (struct xr_pd *)uobj);
+				break;
+			}
+		}
+	}
+}
+
+struct xr_cmd_def {
+	int (*handler)(struct xr_cmd *cmd);
+	u16 req_size;	/* core request, without the header */
+	u16 resp_size;	/* core answer; 0: the command has none */
+	bool has_udata;	/* driver data may follow */
+};
+
+#define CMD(_name, _handler, _req, _resp, _udata)			\
+	[IB_USER_VERBS_CMD_##_name] = { _handler, sizeof(_req), _resp,	\
+					_udata }
+
+static const struct xr_cmd_def xr_cmds[] = {
+	CMD(GET_CONTEXT, xr_cmd_get_context, struct ib_uverbs_get_context,
+	    sizeof(struct ib_uverbs_get_context_resp), true),
+	CMD(QUERY_DEVICE, xr_cmd_query_device, struct ib_uverbs_query_device,
+	    sizeof(struct ib_uverbs_query_device_resp), false),
+	CMD(QUERY_PORT, xr_cmd_query_port, struct ib_uverbs_query_port,
+	    sizeof(struct ib_uverbs_query_port_resp), false),
+	CMD(ALLOC_PD, xr_cmd_alloc_pd, struct ib_uverbs_alloc_pd,
+	    sizeof(struct ib_uverbs_alloc_pd_resp), true),
+	CMD(DEALLOC_PD, xr_cmd_dealloc_pd, struct ib_uverbs_dealloc_pd,
+	    0, false),
+	CMD(REG_MR, xr_cmd_reg_mr, struct ib_uverbs_reg_mr,
+	    sizeof(struct ib_uverbs_reg_mr_resp), true),
+	CMD(DEREG_MR, xr_cmd_dereg_mr, struct ib_uverbs_dereg_mr, 0, false),
+	CMD(CREATE_COMP_CHANNEL, xr_cmd_create_comp_channel,
+	    struct ib_uverbs_create_comp_channel,
+	    sizeof(struct ib_uverbs_create_comp_channel_resp), false),
+	CMD(CREATE_CQ, xr_cmd_create_cq, struct ib_uverbs_create_cq,
+	    sizeof(struct ib_uverbs_create_cq_resp), true),
+	CMD(DESTROY_CQ, xr_cmd_destroy_cq, struct ib_uverbs_destroy_cq,
+	    sizeof(struct ib_uverbs_destroy_cq_resp), false),
+	CMD(CREATE_QP, xr_cmd_create_qp, struct ib_uverbs_create_qp,
+	    sizeof(struct ib_uverbs_create_qp_resp), true),
+	CMD(QUERY_QP, xr_cmd_query_qp, struct ib_uverbs_query_qp,
+	    sizeof(struct ib_uverbs_query_qp_resp), true),
+	CMD(MODIFY_QP, xr_cmd_modify_qp, struct ib_uverbs_modify_qp, 0, true),
+	CMD(DESTROY_QP, xr_cmd_destroy_qp, struct ib_uverbs_destroy_qp,
+	    sizeof(struct ib_uverbs_destroy_qp_resp), false),
+};
+
+static const struct xr_cmd_def xr_ex_cmds[] = {
+	[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = {
+		xr_cmd_ex_query_device,
+		sizeof(struct ib_uverbs_ex_query_device),
+		offsetof(struct ib_uverbs_ex_query_device_resp, odp_caps),
+		false },
+};
+
+/* Header checks of a classic (non-extended) command, as Linux makes them. */
+static int xr_cmd_setup(struct xr_cmd *cmd, const struct xr_cmd_def *def,
+			const struct ib_uverbs_cmd_hdr *hdr,
+			const char __user *buf, size_t count)
+{
+	u64 response = 0;
+
+	if (hdr->in_words * 4 != count)
+		return -EINVAL;
+	if (count < sizeof(*hdr) + def->req_size)
+		return -ENOSPC;
+	if (hdr->out_words * 4 < def->resp_size)
+		return -ENOSPC;
+	cmd->in = buf + sizeof(*hdr);
+	cmd->inlen = def->req_size;
+	if (def->resp_size) {
+		/* Commands with an answer start with its user address. */
+		if (get_user(response, (const u64 __user *)cmd->in))
+			return -EFAULT;
+		cmd->resp = u64_to_user_ptr(response);
+		cmd->outlen = def->resp_size;
+	}
+	if (def->has_udata) {
+		cmd->udata.inbuf = cmd->in + def->req_size;
+		cmd->udata.inlen = count - sizeof(*hdr) - def->req_size;
+		if (def->resp_size) {
+			cmd->udata.outbuf = cmd->resp + def->resp_size;
+			cmd->udata.outlen = hdr->out_words * 4 - def->resp_size;
+		}
+	}
+	return 0;
+}
+
+/* Header checks of an extended command, as Linux makes them. */
+static int xr_cmd_setup_ex(struct xr_cmd *cmd, const struct xr_cmd_def *def,
+			   const struct ib_uverbs_cmd_hdr *hdr,
+			   const char __user *buf, size_t count)
+{
+	struct ib_uverbs_ex_cmd_hdr ex;
+
+	if (count < sizeof(*hdr) + sizeof(ex))
+		return -EINVAL;
+	if (copy_from_user(&ex, buf + sizeof(*hdr), sizeof(ex)))
+		return -EFAULT;
+	count -= sizeof(*hdr) + sizeof(ex);
+	if ((hdr->in_words + ex.provider_in_words) * 8 != count)
+		return -EINVAL;
+	if (hdr->in_words * 8 < def->req_size)
+		return -ENOSPC;
+	if (ex.cmd_hdr_reserved)
+		return -EINVAL;
+	if (ex.response) {
+		if (!hdr->out_words && !ex.provider_out_words)
+			return -EINVAL;
+		if (hdr->out_words * 8 < def->resp_size)
+			return -ENOSPC;
+	} else if (hdr->out_words || ex.provider_out_words) {
+		return -EINVAL;
+	}
+	cmd->is_ex = true;
+	cmd->in = buf + sizeof(*hdr) + sizeof(ex);
+	cmd->inlen = hdr->in_words * 8;
+	cmd->resp = u64_to_user_ptr(ex.response);
+	cmd->outlen = hdr->out_words * 8;
+	cmd->udata.inbuf = cmd->in + cmd->inlen;
+	cmd->udata.inlen = ex.provider_in_words * 8;
+	cmd->udata.outbuf = cmd->resp + cmd->outlen;
+	cmd->udata.outlen = ex.provider_out_words * 8;
+	return 0;
+}
+
+/**
+ * xr_uverbs_dispatch - run one write() command
+ * @ufile: the file written to
+ * @buf: the command, starting with struct ib_uverbs_cmd_hdr
+ * @count: its length
+ *
+ * Return: @count on success or a negative errno: -EINVAL for a malformed
+ * header or a command before GET_CONTEXT, -ENOSPC for a short request or
+ * answer buffer, -EOPNOTSUPP for an unknown command, -EIO once the device
+ * is gone, or what the command returned.
+ */
+ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
+			   size_t count)
+{
+	const struct xr_cmd_def *def = NULL;
+	struct ib_uverbs_cmd_hdr hdr;
+	struct xr_cmd cmd = { .ufile = ufile };
+	u32 op;
+	int ret;
+
+	if (count < sizeof(hdr))
+		return -EINVAL;
+	if (copy_from_user(&hdr, buf, sizeof(hdr)))
+		return -EFAULT;
+	if (hdr.command & ~(IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			    IB_USER_VERBS_CMD_COMMAND_MASK))
+		return -EINVAL;
+	op = hdr.command & IB_USER_VERBS_CMD_COMMAND_MASK;
+	if (hdr.command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		if (op < ARRAY_SIZE(xr_ex_cmds))
+			def = &xr_ex_cmds[op];
+	} else if (op < ARRAY_SIZE(xr_cmds)) {
+		def = &xr_cmds[op];
+	}
+	if (!def || !def->handler)
+		return -EOPNOTSUPP;
+
+	if (hdr.command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
+		ret = xr_cmd_setup_ex(&cmd, def, &hdr, buf, count);
+	else
+		ret = xr_cmd_setup(&cmd, def, &hdr, buf, count);
+	if (ret)
+		return ret;
+
+	mutex_lock(&ufile->lock);
+	cmd.xdev = ufile->xdev;
+	if (!cmd.xdev)
+		ret = -EIO;
+	else if (!ufile->has_context && def->handler != xr_cmd_get_context)
+		ret = -EINVAL;
+	else
+		ret = def->handler(&cmd);
+	mutex_unlock(&ufile->lock);
+	return ret ? ret : count;
+}

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User objects through the uverbs ABI: protection domains, memory
+ * registration (pinning, keys, limits), completion queues and channels,
+ * RC queue pairs and their state machine, teardown on close and on
+ * kill -9, and isolation between processes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "xrdma_util.h"
+#include "xrdma_verbs.h"
+
+#define MiB (1024UL * 1024)
+
+FIXTURE(ctx) {
+	int fd;
+	uint32_t pd;
+};
+
+FIXTURE_SETUP(ctx)
+{
+	self->fd = xv_open_context(NULL);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, xv_alloc_pd(self->fd, &self->pd));
+}
+
+FIXTURE_TEARDOWN(ctx)
+{
+	close(self->fd);
+}
+
+TEST_F(ctx, pd_lifecycle)
+{
+	uint32_t pd2;
+
+	ASSERT_EQ(0, xv_alloc_pd(self->fd, &pd2));
+	EXPECT_NE(self->pd, pd2);
+	EXPECT_EQ(0, xv_dealloc_pd(self->fd, pd2));
+	EXPECT_EQ(-EINVAL, xv_dealloc_pd(self->fd, pd2));	/* double */
+	EXPECT_EQ(-EINVAL, xv_dealloc_pd(self->fd, 12345));	/* unknown */
+}
+
+TEST_F(ctx, mr_keys_and_pinning)
+{
+	struct ib_uverbs_reg_mr_resp mr1, mr2;
+	long pinned0 = xv_vm_pinned_kb();
+	char *buf;
+
+	buf = mmap(NULL, MiB, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_LE(0, pinned0);
+	/* Inline page list (one page) and chained (256 pages). */
+	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, buf + 100, 200,
+			       (uintptr_t)buf + 100, XV_ACCESS_LOCAL_WRITE,
+			       &mr1));
+	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, buf, MiB, (uintptr_t)buf,
+			       XV_ACCESS_LOCAL_WRITE | XV_ACCESS_REMOTE_WRITE |
+			       XV_ACCESS_REMOTE_READ, &mr2));
+	EXPECT_EQ(pinned0 + 4 + 1024, xv_vm_pinned_kb());
+	EXPECT_EQ(mr1.lkey, mr1.rkey);
+	EXPECT_NE(mr1.lkey >> 8, mr2.lkey >> 8);
+	EXPECT_NE(0, mr1.lkey >> 8);
+	/* A PD with an MR cannot go. */
+	EXPECT_EQ(-EBUSY, xv_dealloc_pd(self->fd, self->pd));
+	ASSERT_EQ(0, xv_dereg_mr(self->fd, mr1.mr_handle));
+	EXPECT_EQ(-EINVAL, xv_dereg_mr(self->fd, mr1.mr_handle));
+	/* Reusing the index gives a new key byte. */
+	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, buf, 4096, (uintptr_t)buf,
+			       0, &mr1));
+	ASSERT_EQ(0, xv_dereg_mr(self->fd, mr1.mr_handle));
+	ASSERT_EQ(0, xv_dereg_mr(self->fd, mr2.mr_handle));
+	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
+	EXPECT_EQ(0, xv_dealloc_pd(self->fd, self->pd));
+	munmap(buf, MiB);
+}
+
+TEST_F(ctx, mr_key_byte_changes_on_index_reuse)
+{
+	struct ib_uverbs_reg_mr_resp a, b;
+	static char page[4096] __attribute__((aligned(4096)));
+
+	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, page, 4096,
+			       (uintptr_t)page, 0, &a));
+	ASSERT_EQ(0, xv_dereg_mr(self->fd, a.mr_handle));
+	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, page, 4096,
+			       (uintptr_t)page, 0, &b));
+	EXPECT_EQ(a.lkey >> 8, b.lkey >> 8);
+	EXPECT_NE(a.lkey & 0xff, b.lkey & 0xff);
+	ASSERT_EQ(0, xv_dereg_mr(self->fd, b.mr_handle));
+}
+
+TEST_F(ctx, mr_bad_arguments)
+{
+	struct ib_uverbs_reg_mr_resp mr;
+	static char page[8192] __attribute__((aligned(4096)));
+	uintptr_t p = (uintptr_t)page;
+
+	/* Remote write or atomic needs local write. */
+	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, self->pd, page, 4096, p,
+				     XV_ACCESS_REMOTE_WRITE, &mr));
+	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, self->pd, page, 4096, p,
+				     XV_ACCESS_REMOTE_ATOMIC, &mr));
+	/* Unknown access bits (on-demand paging and the like). */
+	EXPECT_EQ(-EOPNOTSUPP, xv_reg_mr(self->fd, self->pd, page, 4096, p,
+					 1 << 12, &mr));
+	/* Zero length, wrapping range, iova with another page offset. */
+	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, self->pd, page, 0, p, 0, &mr));
+	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, self->pd, page, -4096UL, p, 0,
+				     &mr));
+	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, self->pd, page, 4096, p + 8, 0,
+				     &mr));
+	/* Unknown PD, unmapped memory. */
+	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, 999, page, 4096, p, 0, &mr));
+	EXPECT_EQ(-EFAULT, xv_reg_mr(self->fd, self->pd, (void *)4096, 4096,
+				     4096, 0, &mr));
+	/* Larger than the device allows. */
+	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, self->pd, page, 1UL << 40, p,
+				     0, &mr));
+	EXPECT_EQ(0, xv_dealloc_pd(self->fd, self->pd));
+}
+
+TEST_F(ctx, mr_over_memlock_limit)
+{
+	char *buf = mmap(NULL, MiB, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(MAP_FAILED, buf);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rlimit rl = { 64 * 1024, 64 * 1024 };
+		struct ib_uverbs_reg_mr_resp mr;
+		uint32_t pd;
+		int fd;
+
+		/* Without CAP_IPC_LOCK the limit holds. */
+		if (setrlimit(RLIMIT_MEMLOCK, &rl) || setuid(65534))
+			_exit(10);
+		fd = xv_open_context(NULL);
+		if (fd < 0 || xv_alloc_pd(fd, &pd))
+			_exit(11);
+		if (xv_reg_mr(fd, pd, buf, MiB, (uintptr_t)buf, 0, &mr) !=
+		    -ENOMEM)
+			_exit(12);
+		if (xv_vm_pinned_kb() != 0)
+			_exit(13);
+		/* Within the limit it works. */
+		if (xv_reg_mr(fd, pd, buf, 32 * 1024, (uintptr_t)buf, 0, &mr))
+			_exit(14);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	munmap(buf, MiB);
+}
+
+/* 1 GiB of address space backed by one 2 MiB buffer mapped 512 times. */
+TEST_F(ctx, mr_of_one_gib)
+{
+	const size_t chunk = 2 * MiB, total = 1024 * MiB;
+	struct ib_uverbs_reg_mr_resp mr;
+	long pinned0 = xv_vm_pinned_kb();
+	int mfd = memfd_create("xrdma-gib", 0);
+	char *base;
+	size_t off;
+
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(0, ftruncate(mfd, chunk));
+	base = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		    MAP_NORESERVE, -1, 0);
+	ASSERT_NE(MAP_FAILED, base);
+	for (off = 0; off < total; off += chunk)
+		ASSERT_NE(MAP_FAILED, mmap(base + off, chunk, PROT_READ |
+					   PROT_WRITE, MAP_SHARED | MAP_FIXED,
+					   mfd, 0));
+	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, base, total,
+			       (uintptr_t)base, XV_ACCESS_LOCAL_WRITE, &mr));
+	EXPECT_EQ(pinned0 + (long)(total / 1024), xv_vm_pinned_kb());
+	ASSERT_EQ(0, xv_dereg_mr(self->fd, mr.mr_handle));
+	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
+	munmap(base, total);
+	close(mfd);
+}
+
+TEST_F(ctx, cq_and_channel)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_destroy_cq_resp done;
+	struct xrnic_create_cq_resp drv;
+	char ev[8];
+	void *ring;
+	int ch;
+
+	ch = xv_create_comp_channel(self->fd);
+	ASSERT_LE(0, ch);
+	ASSERT_EQ(0, xv_create_cq(self->fd, 100, ch, 0, &cq, &drv));
+	EXPECT_LE(100, cq.cqe);
+	EXPECT_EQ(cq.cqe * 32, drv.ring_size);
+	/* The ring is mapped into the process. */
+	ring = mmap(NULL, drv.ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    self->fd, drv.ring_mmap_key);
+	ASSERT_NE(MAP_FAILED, ring);
+	EXPECT_EQ(0, ((char *)ring)[0]);
+	/* No completion yet: a non-blocking read says so. */
+	ASSERT_EQ(0, fcntl(ch, F_SETFL, O_NONBLOCK));
+	EXPECT_EQ(-1, read(ch, ev, sizeof(ev)));
+	EXPECT_EQ(EAGAIN, errno);
+	/* Bad sizes, vector and channel. */
+	EXPECT_EQ(-EINVAL, xv_create_cq(self->fd, 0, -1, 0, &cq, NULL));
+	EXPECT_EQ(-EINVAL, xv_create_cq(self->fd, 1 << 30, -1, 0, &cq, NULL));
+	EXPECT_EQ(-EINVAL, xv_create_cq(self->fd, 8, -1, 1000, &cq, NULL));
+	EXPECT_EQ(-EINVAL, xv_create_cq(self->fd, 8, self->fd, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_cq(self->fd, 8, -1, 0, &cq, NULL));
+	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, &done));
+	EXPECT_EQ(0, done.comp_events_reported);
+	EXPECT_EQ(-EINVAL, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+	/* The ring stays readable after destroy while it is mapped. */
+	EXPECT_EQ(0, ((char *)ring)[1]);
+	munmap(ring, drv.ring_size);
+	close(ch);
+}
+
+TEST_F(ctx, qp_state_machine)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	struct ib_uverbs_query_qp_resp q;
+	struct xrnic_create_qp_resp drv;
+	struct ib_uverbs_modify_qp m;
+	void *sq;
+
+	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp(self->fd, self->pd, cq.cq_handle,
+				  cq.cq_handle, 10, &qp, &drv));
+	EXPECT_LE(2, qp.qpn);
+	EXPECT_LE(10, qp.max_send_wr);
+	sq = mmap(NULL, drv.sq_size, PROT_READ, MAP_SHARED, self->fd,
+		  drv.sq_mmap_key);
+	ASSERT_NE(MAP_FAILED, sq);
+	munmap(sq, drv.sq_size);
+	/* In use: neither the CQ nor the PD can go. */
+	EXPECT_EQ(-EBUSY, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+	EXPECT_EQ(-EBUSY, xv_dealloc_pd(self->fd, self->pd));
+
+	/* RESET -> RTR skips INIT: refused. */
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp.qp_handle;
+	m.attr_mask = XV_QP_STATE;
+	m.qp_state = XV_QPS_RTR;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	/* RESET -> INIT without its required attributes: refused. */
+	m.qp_state = XV_QPS_INIT;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	/* ... with an attribute that transition does not take: refused. */
+	m.attr_mask = XV_QP_STATE | XV_QP_PKEY_INDEX | XV_QP_PORT |
+		      XV_QP_ACCESS_FLAGS | XV_QP_SQ_PSN;
+	m.port_num = 1;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	/* ... with a bad port: refused. */
+	m.attr_mask &= ~XV_QP_SQ_PSN;
+	m.port_num = 2;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+
+	ASSERT_EQ(0, xv_qp_to_rts(self->fd, qp.qp_handle, qp.qpn));
+	ASSERT_EQ(0, xv_query_qp(self->fd, qp.qp_handle, &q));
+	EXPECT_EQ(XV_QPS_RTS, q.qp_state);
+	EXPECT_EQ(qp.qpn, q.dest_qp_num);
+	EXPECT_EQ(0x1234, q.rq_psn);
+	EXPECT_EQ(0x5678, q.sq_psn);
+	EXPECT_EQ(5, q.path_mtu);
+	EXPECT_EQ(14, q.timeout);
+
+	/* RTS -> INIT is not a transition. */
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp.qp_handle;
+	m.attr_mask = XV_QP_STATE;
+	m.qp_state = XV_QPS_INIT;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	/* Any state -> ERR -> RESET. */
+	m.qp_state = XV_QPS_ERR;
+	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
+	m.qp_state = XV_QPS_RESET;
+	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
+	ASSERT_EQ(0, xv_query_qp(self->fd, qp.qp_handle, &q));
+	EXPECT_EQ(XV_QPS_RESET, q.qp_state);
+
+	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
+	EXPECT_EQ(-EINVAL, xv_destroy_qp(self->fd, qp.qp_handle));
+	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+}
+
+TEST_F(ctx, qp_bad_arguments)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+
+	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
+	/* A PD handle used as a CQ handle, unknown handles, huge queues. */
+	EXPECT_EQ(-EINVAL, xv_create_qp(self->fd, self->pd, self->pd,
+					cq.cq_handle, 4, &qp, NULL));
+	EXPECT_EQ(-EINVAL, xv_create_qp(self->fd, 777, cq.cq_handle,
+					cq.cq_handle, 4, &qp, NULL));
+	EXPECT_EQ(-EINVAL, xv_create_qp(self->fd, self->pd, cq.cq_handle,
+					cq.cq_handle, 1 << 20, &qp, NULL));
+	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+}
+
+/* Objects left behind are destroyed on close, and pins returned. */
+static void leave_objects(struct __test_metadata *_metadata, int fd,
+			  uint32_t pd, char *buf)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	struct ib_uverbs_reg_mr_resp mr;
+
+	ASSERT_EQ(0, xv_reg_mr(fd, pd, buf, MiB, (uintptr_t)buf,
+			       XV_ACCESS_LOCAL_WRITE, &mr));
+	ASSERT_EQ(0, xv_create_cq(fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp(fd, pd, cq.cq_handle, cq.cq_handle, 4, &qp,
+				  NULL));
+}
+
+TEST_F(ctx, close_releases_everything)
+{
+	char *buf = mmap(NULL, MiB, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long pinned0 = xv_vm_pinned_kb();
+
+	ASSERT_NE(MAP_FAILED, buf);
+	leave_objects(_metadata, self->fd, self->pd, buf);
+	EXPECT_EQ(pinned0 + 1024, xv_vm_pinned_kb());
+	close(self->fd);
+	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
+	self->fd = xv_open_context(NULL);
+	ASSERT_LE(0, self->fd);
+	munmap(buf, MiB);
+}
+
+TEST_F(ctx, kill_9_releases_everything)
+{
+	char line[256];
+	int pipefd[2], status;
+	FILE *res;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char *buf = mmap(NULL, MiB, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		uint32_t pd;
+		int fd = xv_open_context(NULL);
+
+		if (fd < 0 || xv_alloc_pd(fd, &pd))
+			_exit(1);
+		leave_objects(_metadata, fd, pd, buf);
+		if (write(pipefd[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(pipefd[0], line, 1));
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	/* Nothing of the child is left: only this test's own PD. */
+	res = popen("rdma res show 2>&1", "r");
+	ASSERT_NE(NULL, res);
+	ASSERT_NE(NULL, fgets(line, sizeof(line), res));
+	pclose(res);
+	EXPECT_NE(NULL, strstr(line, "xrnic0: pd 1 cq 0 qp 0 ")) TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, " mr 0 ")) TH_LOG("%s", line);
+	close(pipefd[0]);
+	close(pipefd[1]);
+}
+
+TEST(processes_cannot_use_each_others_handles)
+{
+	uint32_t pd;
+	int fd, status;
+	pid_t pid;
+
+	fd = xv_open_context(NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int own = xv_open_context(NULL);
+
+		/* The same handle number means nothing in another context. */
+		if (own < 0 || xv_dealloc_pd(own, pd) != -EINVAL)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, xv_dealloc_pd(fd, pd));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

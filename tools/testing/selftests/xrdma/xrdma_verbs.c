@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Raw uverbs write() commands for the xrdma kselftests. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xrdma_verbs.h"
+
+#define U64(p) ((uint64_t)(uintptr_t)(p))
+
+int xv_cmd(int fd, uint32_t command, const void *req, size_t req_len,
+	   const void *drv, size_t drv_len, size_t out_len)
+{
+	struct ib_uverbs_cmd_hdr hdr = {
+		.command = command,
+		.in_words = (sizeof(hdr) + req_len + drv_len) / 4,
+		.out_words = out_len / 4,
+	};
+	char buf[1024];
+	size_t len = sizeof(hdr) + req_len + drv_len;
+	ssize_t n;
+
+	if (len > sizeof(buf))
+		return -E2BIG;
+	memcpy(buf, &hdr, sizeof(hdr));
+	memcpy(buf + sizeof(hdr), req, req_len);
+	if (drv_len)
+		memcpy(buf + sizeof(hdr) + req_len, drv, drv_len);
+	n = write(fd, buf, len);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+/* The answer of most commands: core part then driver part, contiguous. */
+struct answer {
+	char core[256];
+	char drv[64];
+};
+
+static int cmd_with_answer(int fd, uint32_t command, void *req, size_t len,
+			   void *resp, size_t resp_len, void *drv,
+			   size_t drv_len)
+{
+	struct answer a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	*(uint64_t *)req = U64(a.core + sizeof(a.core) - resp_len);
+	ret = xv_cmd(fd, command, req, len, NULL, 0, resp_len + drv_len);
+	if (ret)
+		return ret;
+	memcpy(resp, a.core + sizeof(a.core) - resp_len, resp_len);
+	if (drv)
+		memcpy(drv, a.drv, drv_len);
+	return 0;
+}
+
+int xv_get_context(int fd, struct ib_uverbs_get_context_resp *resp,
+		   struct xrnic_alloc_ucontext_resp *drv)
+{
+	struct ib_uverbs_get_context req = {};
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &req,
+			       sizeof(req), resp, sizeof(*resp), drv,
+			       drv ? sizeof(*drv) : 0);
+}
+
+int xv_open_context(int *async_fd)
+{
+	struct ib_uverbs_get_context_resp resp;
+	int fd, ret;
+
+	fd = open(XV_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = xv_get_context(fd, &resp, NULL);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	if (async_fd)
+		*async_fd = resp.async_fd;
+	else
+		close(resp.async_fd);
+	return fd;
+}
+
+int xv_query_device(int fd, struct ib_uverbs_query_device_resp *resp)
+{
+	struct ib_uverbs_query_device req = {};
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &req,
+			       sizeof(req), resp, sizeof(*resp), NULL, 0);
+}
+
+int xv_query_port(int fd, uint8_t port, struct ib_uverbs_query_port_resp *r)
+{
+	struct ib_uverbs_query_port req = { .port_num = port };
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_QUERY_PORT, &req,
+			       sizeof(req), r, sizeof(*r), NULL, 0);
+}
+
+int xv_alloc_pd(int fd, uint32_t *pd)
+{
+	struct ib_uverbs_alloc_pd_resp resp;
+	struct ib_uverbs_alloc_pd req = {};
+	int ret;
+
+	ret = cmd_with_answer(fd, IB_USER_VERBS_CMD_ALLOC_PD, &req,
+			      sizeof(req), &resp, sizeof(resp), NULL, 0);
+	if (!ret)
+		*pd = resp.pd_handle;
+	return ret;
+}
+
+int xv_dealloc_pd(int fd, uint32_t pd)
+{
+	struct ib_uverbs_dealloc_pd req = { .pd_handle = pd };
+
+	return xv_cmd(fd, IB_USER_VERBS_CMD_DEALLOC_PD, &req, sizeof(req),
+		      NULL, 0, 0);
+}
+
+int xv_reg_mr(int fd, uint32_t pd, const void *addr, uint64_t len,
+	      uint64_t iova, uint32_t access,
+	      struct ib_uverbs_reg_mr_resp *resp)
+{
+	struct ib_uverbs_reg_mr req = {
+		.start = U64(addr), .length = len, .hca_va = iova,
+		.pd_handle = pd, .access_flags = access,
+	};
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_REG_MR, &req,
+			       sizeof(req), resp, sizeof(*resp), NULL, 0);
+}
+
+int xv_dereg_mr(int fd, uint32_t mr)
+{
+	struct ib_uverbs_dereg_mr req = { .mr_handle = mr };
+
+	return xv_cmd(fd, IB_USER_VERBS_CMD_DEREG_MR, &req, sizeof(req),
+		      NULL, 0, 0);
+}
+
+int xv_create_comp_channel(int fd)
+{
+	struct ib_uverbs_create_comp_channel_resp resp;
+	struct ib_uverbs_create_comp_channel req = {};
+	int ret;
+
+	ret = cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &req,
+			      sizeof(req), &resp, sizeof(resp), NULL, 0);
+	return ret ? ret : (int)resp.fd;
+}
+
+int xv_create_cq(int fd, uint32_t cqe, int channel, uint32_t vector,
+		 struct ib_uverbs_create_cq_resp *resp,
+		 struct xrnic_create_cq_resp *drv)
+{
+	struct ib_uverbs_create_cq req = {
+		.user_handle = 0xc0ffee, .cqe = cqe, .comp_vector = vector,
+		.comp_channel = channel,
+	};
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_CQ, &req,
+			       sizeof(req), resp, sizeof(*resp), drv,
+			       drv ? sizeof(*drv) : 0);
+}
+
+int xv_destroy_cq(int fd, uint32_t cq, struct ib_uverbs_destroy_cq_resp *resp)
+{
+	struct ib_uverbs_destroy_cq_resp r;
+	struct ib_uverbs_destroy_cq req = { .cq_handle = cq };
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_DESTROY_CQ, &req,
+			       sizeof(req), resp ? resp : &r, sizeof(r),
+			       NULL, 0);
+}
+
+int xv_create_qp(int fd, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
+		 uint32_t wr, struct ib_uverbs_create_qp_resp *resp,
+		 struct xrnic_create_qp_resp *drv)
+{
+	struct ib_uverbs_create_qp req = {
+		.user_handle = 0xbeef, .pd_handle = pd,
+		.send_cq_handle = send_cq, .recv_cq_handle = recv_cq,
+		.max_send_wr = wr, .max_recv_wr = wr, .max_send_sge = 1,
+		.max_recv_sge = 1, .qp_type = XV_QPT_RC,
+	};
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
+			       sizeof(req), resp, sizeof(*resp), drv,
+			       drv ? sizeof(*drv) : 0);
+}
+
+int xv_modify_qp(int fd, struct ib_uverbs_modify_qp *req)
+{
+	return xv_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, req, sizeof(*req),
+		      NULL, 0, 0);
+}
+
+int xv_query_qp(int fd, uint32_t qp, struct ib_uverbs_query_qp_resp *resp)
+{
+	struct ib_uverbs_query_qp req = { .qp_handle = qp, .attr_mask = ~0u };
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_QUERY_QP, &req,
+			       sizeof(req), resp, sizeof(*resp), NULL, 0);
+}
+
+int xv_destroy_qp(int fd, uint32_t qp)
+{
+	struct ib_uverbs_destroy_qp_resp resp;
+	struct ib_uverbs_destroy_qp req = { .qp_handle = qp };
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req,
+			       sizeof(req), &resp, sizeof(resp), NULL, 0);
+}
+
+int xv_qp_to_rts(int fd, uint32_t qp, uint32_t dest_qpn)
+{
+	struct ib_uverbs_modify_qp m = {
+		.qp_handle = qp,
+		.attr_mask = XV_QP_STATE | XV_QP_PKEY_INDEX | XV_QP_PORT |
+			     XV_QP_ACCESS_FLAGS,
+		.qp_state = XV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = XV_ACCESS_REMOTE_WRITE |
+				   XV_ACCESS_REMOTE_READ,
+	};
+	int ret;
+
+	ret = xv_modify_qp(fd, &m);
+	if (ret)
+		return ret;
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp;
+	m.attr_mask = XV_QP_STATE | XV_QP_AV | XV_QP_PATH_MTU |
+		      XV_QP_DEST_QPN | XV_QP_RQ_PSN |
+		      XV_QP_MAX_DEST_RD_ATOMIC | XV_QP_MIN_RNR_TIMER;
+	m.qp_state = XV_QPS_RTR;
+	m.dest.is_global = 1;
+	m.dest.port_num = 1;
+	m.dest.hop_limit = 64;
+	m.path_mtu = 5;
+	m.dest_qp_num = dest_qpn;
+	m.rq_psn = 0x1234;
+	m.max_dest_rd_atomic = 4;
+	m.min_rnr_timer = 12;
+	ret = xv_modify_qp(fd, &m);
+	if (ret)
+		return ret;
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp;
+	m.attr_mask = XV_QP_STATE | XV_QP_TIMEOUT | XV_QP_RETRY_CNT |
+		      XV_QP_RNR_RETRY | XV_QP_SQ_PSN | XV_QP_MAX_QP_RD_ATOMIC;
+	m.qp_state = XV_QPS_RTS;
+	m.timeout = 14;
+	m.retry_cnt = 7;
+	m.rnr_retry = 7;
+	m.sq_psn = 0x5678;
+	m.max_rd_atomic = 4;
+	return xv_modify_qp(fd, &m);
+}
+
+long xv_vm_pinned_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f;
+
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Raw uverbs write() commands for the xrdma kselftests: the Linux ABI of
+ * <rdma/ib_user_verbs.h>, spoken without libibverbs so that every field,
+ * size and error can be tested.  Functions return 0 or -errno.
+ */
+#ifndef XRDMA_VERBS_H
+#define XRDMA_VERBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/xrnic-abi.h>
+
+#define XV_DEV		"/dev/infiniband/uverbs0"
+#define XV_QPT_RC	2
+
+/* IB access flags and QP attribute mask bits used by the tests. */
+enum {
+	XV_ACCESS_LOCAL_WRITE = 1, XV_ACCESS_REMOTE_WRITE = 2,
+	XV_ACCESS_REMOTE_READ = 4, XV_ACCESS_REMOTE_ATOMIC = 8,
+};
+enum {
+	XV_QP_STATE = 1 << 0, XV_QP_CUR_STATE = 1 << 1,
+	XV_QP_ACCESS_FLAGS = 1 << 3, XV_QP_PKEY_INDEX = 1 << 4,
+	XV_QP_PORT = 1 << 5, XV_QP_QKEY = 1 << 6, XV_QP_AV = 1 << 7,
+	XV_QP_PATH_MTU = 1 << 8, XV_QP_TIMEOUT = 1 << 9,
+	XV_QP_RETRY_CNT = 1 << 10, XV_QP_RNR_RETRY = 1 << 11,
+	XV_QP_RQ_PSN = 1 << 12, XV_QP_MAX_QP_RD_ATOMIC = 1 << 13,
+	XV_QP_MIN_RNR_TIMER = 1 << 15, XV_QP_SQ_PSN = 1 << 16,
+	XV_QP_MAX_DEST_RD_ATOMIC = 1 << 17, XV_QP_DEST_QPN = 1 << 20,
+};
+enum { XV_QPS_RESET, XV_QPS_INIT, XV_QPS_RTR, XV_QPS_RTS, XV_QPS_SQD,
+       XV_QPS_SQE, XV_QPS_ERR };
+
+/*
+ * Send command @command with the core request @req (@req_len bytes, which
+ * must start with the response pointer if the command answers) followed by
+ * @drv_len bytes of driver data; @out_len is the room announced for the
+ * answer (core + driver).
+ */
+int xv_cmd(int fd, uint32_t command, const void *req, size_t req_len,
+	   const void *drv, size_t drv_len, size_t out_len);
+
+int xv_get_context(int fd, struct ib_uverbs_get_context_resp *resp,
+		   struct xrnic_alloc_ucontext_resp *drv);
+int xv_open_context(int *async_fd);	/* open + GET_CONTEXT: fd or -errno */
+int xv_query_device(int fd, struct ib_uverbs_query_device_resp *resp);
+int xv_query_port(int fd, uint8_t port, struct ib_uverbs_query_port_resp *r);
+int xv_alloc_pd(int fd, uint32_t *pd);
+int xv_dealloc_pd(int fd, uint32_t pd);
+int xv_reg_mr(int fd, uint32_t pd, const void *addr, uint64_t len,
+	      uint64_t iova, uint32_t access,
+	      struct ib_uverbs_reg_mr_resp *resp);
+int xv_dereg_mr(int fd, uint32_t mr);
+int xv_create_comp_channel(int fd);	/* the channel fd or -errno */
+int xv_create_cq(int fd, uint32_t cqe, int channel, uint32_t vector,
+		 struct ib_uverbs_create_cq_resp *resp,
+		 struct xrnic_create_cq_resp *drv);
+int xv_destroy_cq(int fd, uint32_t cq,
+		  struct ib_uverbs_destroy_cq_resp *resp);
+int xv_create_qp(int fd, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
+		 uint32_t wr, struct ib_uverbs_create_qp_resp *resp,
+		 struct xrnic_create_qp_resp *drv);
+int xv_modify_qp(int fd, struct ib_uverbs_modify_qp *req);
+int xv_query_qp(int fd, uint32_t qp, struct ib_uverbs_query_qp_resp *resp);
+int xv_destroy_qp(int fd, uint32_t qp);
+
+/* Move a fresh QP through INIT and RTR to RTS (loopback to @dest_qpn). */
+int xv_qp_to_rts(int fd, uint32_t qp, uint32_t dest_qpn);
+
+/* The process's pinned memory in kB (VmPin of /proc/self/status), or -1. */
+long xv_vm_pinned_kb(void);
+
+#endif /* XRDMA_VERBS_H */

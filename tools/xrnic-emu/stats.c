@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Device counters and QUERY_STATS. */
+#include "xe.h"
+
+/* Count one completed admin command. */
+void xe_stats_count(struct xe_dev *xe, uint8_t status)
+{
+	xe->counters[XRNIC_CNT_ADMIN_COMMANDS]++;
+	if (status != XRNIC_STATUS_OK)
+		xe->counters[XRNIC_CNT_ADMIN_ERRORS]++;
+}
+
+/*
+ * The answer counts every admin command completed since the last reset,
+ * this QUERY_STATS included (it completes OK, so ADMIN_ERRORS is as is): two
+ * QUERY_STATS in a row after a reset answer 1, then 2.  The TX/RX counters
+ * stay 0 until the device has a wire.
+ */
+uint8_t xe_cmd_query_stats(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+			   struct xrnic_acq_entry *cpl)
+{
+	unsigned int i;
+
+	if (!xe_all_zero(cmd->data, sizeof(cmd->data)))
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "parameters given");
+	for (i = 0; i < XRNIC_NUM_COUNTERS; i++)
+		cpl->stats.counters[i] = htole64(xe->counters[i] +
+						 (i == XRNIC_CNT_ADMIN_COMMANDS));
+	return XRNIC_STATUS_OK;
+}
+
+void xe_stats_drop_all(struct xe_dev *xe)
+{
+	memset(xe->counters, 0, sizeof(xe->counters));
+}
