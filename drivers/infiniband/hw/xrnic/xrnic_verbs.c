@@ -202,9 +202,10 @@ static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
 			       XRNIC_CQE_SIZE);
 	if (ret)
 		goto err_free;
-	/* Vector 0 is the admin vector; completion vectors follow. */
+	/* Completion vectors follow the admin vector, which a lone one shares. */
 	ret = xrnic_cmd_create_cq(xn, xcq->ring.dma, depth,
-				  1 + cq->comp_vector, &cq->cqn);
+				  xn->num_vectors > 1 ? 1 + cq->comp_vector : 0,
+				  &cq->cqn);
 	if (ret)
 		goto err_ring;
 	resp.ring_mmap_key = xcq->ring.mmap_key;

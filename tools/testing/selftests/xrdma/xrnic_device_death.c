@@ -1,26 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device model dies while the guest runs: the driver notices on the
- * next admin command, says so in the log, fails later commands at once,
- * and still unloads.  This test kills the device; run it last.
+ * The device model dies while the guest runs and a process has a context
+ * open: the driver notices on the next admin command and says so in the
+ * log; the process gets a fatal event, its objects are released, its
+ * commands fail with EIO and its mappings no longer reach the device; and
+ * the modules still unload once it closes.  This test kills the device;
+ * run it last.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "xrdma_util.h"
+#include "xrdma_verbs.h"
 
 #define STATE XRDMA_SYS_DEV "/ports/1/state"
+#define IB_EVENT_DEVICE_FATAL 8
 
-TEST(driver_survives_device_death)
+static sigjmp_buf fault_jmp;
+
+static void on_sigbus(int sig)
 {
-	char buf[64];
+	siglongjmp(fault_jmp, sig);
+}
+
+/* Read one byte of @p; returns the signal it raised, or 0. */
+static int touch(volatile char *p)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &old);
+	sig = sigsetjmp(fault_jmp, 1);
+	if (!sig)
+		(void)*p;
+	sigaction(SIGBUS, &old, NULL);
+	return sig;
+}
+
+TEST(driver_and_users_survive_device_death)
+{
+	struct ib_uverbs_async_event_desc ev;
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_reg_mr_resp mr;
+	struct xrnic_create_cq_resp drv;
+	long pinned0 = xv_vm_pinned_kb();
+	struct pollfd pfd;
+	char buf[64], *ring;
+	static char page[4096] __attribute__((aligned(4096)));
+	uint32_t pd;
+	int fd, afd, i;
 	ssize_t n;
-	int i;
 
 	ASSERT_LE(0, xr_read_file(STATE, buf, sizeof(buf)));
 	ASSERT_FALSE(xr_dmesg_contains("device marked dead"));
+	fd = xv_open_context(&afd);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
+	ASSERT_EQ(0, xv_reg_mr(fd, pd, page, sizeof(page), (uintptr_t)page,
+			       XV_ACCESS_LOCAL_WRITE, &mr));
+	ASSERT_EQ(0, xv_create_cq(fd, 8, -1, 0, &cq, &drv));
+	ring = mmap(NULL, drv.ring_size, PROT_READ, MAP_SHARED, fd,
+		    drv.ring_mmap_key);
+	ASSERT_NE(MAP_FAILED, ring);
+	ASSERT_EQ(0, touch(ring));
+	EXPECT_EQ(pinned0 + 4, xv_vm_pinned_kb());
 
 	/* The VM runner kills this guest's device model when it sees this. */
 	printf("XRDMA-HOST: kill-device\n");
@@ -40,9 +90,34 @@ TEST(driver_survives_device_death)
 	EXPECT_EQ(-EIO, xr_read_file(STATE, buf, sizeof(buf)));
 	EXPECT_EQ(-EIO, xr_read_file(STATE, buf, sizeof(buf)));
 
-	EXPECT_EQ(0, xr_run("modprobe -r xrnic xrdma_core"));
+	/* The context hears about it ... */
+	pfd.fd = afd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 20000));
+	ASSERT_EQ(sizeof(ev), read(afd, &ev, sizeof(ev)));
+	EXPECT_EQ(IB_EVENT_DEVICE_FATAL, ev.event_type);
+	/* ... then reads fail instead of blocking forever. */
+	EXPECT_EQ(-1, read(afd, &ev, sizeof(ev)));
+	EXPECT_EQ(EIO, errno);
+	/* Its commands fail, its pins are returned, its ring is unmapped. */
+	EXPECT_EQ(-EIO, xv_alloc_pd(fd, &pd));
+	EXPECT_EQ(-EIO, xv_dealloc_pd(fd, pd));
+	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
+	EXPECT_EQ(SIGBUS, touch(ring));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, drv.ring_size, PROT_READ, MAP_SHARED,
+				   fd, drv.ring_mmap_key));
+	/* No new contexts on a dead device. */
+	EXPECT_EQ(-EIO, xv_open_context(NULL));
+
+	/* The driver goes while the file is open; the core once it is closed. */
+	EXPECT_EQ(0, xr_run("modprobe -r xrnic"));
 	EXPECT_FALSE(xr_exists(XRDMA_SYS_DEV));
-	EXPECT_FALSE(xr_exists("/sys/module/xrnic"));
+	EXPECT_NE(0, xr_run("modprobe -r xrdma_core 2>/dev/null"));
+	munmap(ring, drv.ring_size);
+	close(afd);
+	close(fd);
+	EXPECT_EQ(0, xr_run("modprobe -r xrdma_core"));
+	EXPECT_FALSE(xr_exists("/sys/module/xrdma_core"));
 }
 
 TEST_HARNESS_MAIN

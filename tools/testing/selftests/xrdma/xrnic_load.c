@@ -3,10 +3,14 @@
  * Module life cycle: xrnic and xrdma_core load and unload cleanly, again
  * and again, and xrdma_core refuses to load beside Linux's ib_core.
  */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "xrdma_util.h"
+#include "xrdma_verbs.h"
 
 #define LOAD_CYCLES 20
 
@@ -41,6 +45,42 @@ TEST(core_refuses_to_load_beside_ib_core)
 	EXPECT_TRUE(xr_dmesg_contains("xrdma_core: Linux's ib_core is loaded"));
 	EXPECT_FALSE(xr_exists("/sys/module/xrdma_core"));
 	ASSERT_EQ(0, xr_run("modprobe -r ib_core"));
+	ASSERT_EQ(0, xr_run("modprobe xrnic"));
+	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
+}
+
+/* Unloading the driver under an open context: the context is cut off. */
+TEST(driver_unload_with_open_context)
+{
+	struct ib_uverbs_async_event_desc ev;
+	struct ib_uverbs_create_cq_resp cq;
+	long pinned0 = xv_vm_pinned_kb();
+	static char page[4096] __attribute__((aligned(4096)));
+	struct ib_uverbs_reg_mr_resp mr;
+	struct pollfd pfd;
+	uint32_t pd;
+	int fd, afd;
+
+	ASSERT_EQ(0, xr_run("modprobe xrnic"));
+	fd = xv_open_context(&afd);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
+	ASSERT_EQ(0, xv_reg_mr(fd, pd, page, sizeof(page), (uintptr_t)page, 0,
+			       &mr));
+	ASSERT_EQ(0, xv_create_cq(fd, 8, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xr_run("modprobe -r xrnic"));
+	pfd.fd = afd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ(sizeof(ev), read(afd, &ev, sizeof(ev)));
+	EXPECT_EQ(8, ev.event_type);	/* IB_EVENT_DEVICE_FATAL */
+	EXPECT_EQ(-EIO, xv_alloc_pd(fd, &pd));
+	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
+	/* The core stays while the file is open. */
+	EXPECT_NE(0, xr_run("modprobe -r xrdma_core 2>/dev/null"));
+	close(afd);
+	close(fd);
+	EXPECT_EQ(0, xr_run("modprobe -r xrdma_core"));
 	ASSERT_EQ(0, xr_run("modprobe xrnic"));
 	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
 }
