@@ -10,7 +10,9 @@
 #ifndef XR_CORE_H
 #define XR_CORE_H
 
+#include <linux/completion.h>
 #include <linux/device.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 
 struct xr_device;
@@ -333,6 +335,9 @@ struct xr_device_ops {
  * @port_kobjs: one sysfs directory per port (core private)
  * @uverbs: the uverbs character device (core private)
  * @res_count: live user objects per enum xr_obj_type (core private)
+ * @nr_contexts: open user contexts (core private)
+ * @users: the registration plus lookups in progress (core private)
+ * @users_done: completed when @users drops to zero (core private)
  * @registered: set between register and unregister (core private)
  * @dead: the device stopped answering (core private)
  */
@@ -353,6 +358,9 @@ struct xr_device {
 	struct kobject **port_kobjs;
 	struct xr_uverbs_dev *uverbs;
 	atomic64_t res_count[XR_OBJ_MAX];
+	atomic64_t nr_contexts;
+	refcount_t users;
+	struct completion users_done;
 	bool registered;
 	bool dead;
 };

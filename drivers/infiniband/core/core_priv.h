@@ -48,6 +48,8 @@ struct xr_uverbs_dev {
  * @lock: serialises commands on this file; protects everything below
  * @has_context: GET_CONTEXT succeeded
  * @objects: handle -> struct xr_uobject
+ * @mmap_lock: protects @mmaps; taken under @lock, and by mmap() alone
+ *	(which runs under the mm's mmap lock, that commands take under @lock)
  * @mmaps: mmap key -> struct xr_mmap_entry
  * @channels: completion channels created here (holds references)
  * @async_file: the context's async event file (holds a reference)
@@ -62,6 +64,7 @@ struct xr_ufile {
 	struct mutex lock;	/* serialises commands; protects what follows */
 	bool has_context;
 	struct xarray objects;
+	struct mutex mmap_lock;	/* protects mmaps */
 	struct xarray mmaps;
 	struct xarray channels;
 	struct xr_event_file *async_file;

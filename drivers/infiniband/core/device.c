@@ -113,6 +113,8 @@ int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 		return ret;
 
 	xdev->dev.parent = parent;
+	refcount_set(&xdev->users, 1);
+	init_completion(&xdev->users_done);
 	mutex_lock(&xr_devices_lock);
 	ret = xr_assign_name(xdev, name_fmt);
 	if (ret)
@@ -153,8 +155,9 @@ EXPORT_SYMBOL_GPL(xr_register_device);
  * xr_unregister_device - remove a device from users' view
  * @xdev: a registered device
  *
- * Waits for sysfs readers to finish; the driver may then tear down the
- * hardware and call xr_dealloc_device().
+ * Waits for lookups in progress (netlink) and for sysfs readers to finish,
+ * and cuts open files off; the driver may then tear down the hardware and
+ * call xr_dealloc_device().
  */
 void xr_unregister_device(struct xr_device *xdev)
 {
@@ -162,6 +165,8 @@ void xr_unregister_device(struct xr_device *xdev)
 	xa_erase(&xr_devices, xdev->index);
 	xdev->registered = false;
 	mutex_unlock(&xr_devices_lock);
+	xr_device_put(xdev);
+	wait_for_completion(&xdev->users_done);
 
 	xr_uverbs_remove(xdev);
 	xr_remove_port_sysfs(xdev);
@@ -192,6 +197,8 @@ EXPORT_SYMBOL_GPL(xr_device_fatal);
  * @index: its xr_device.index
  *
  * Return: the device with a reference held (xr_device_put()), or NULL.
+ * While the reference is held the device stays registered and its driver
+ * bound, so its ops may be called.
  */
 struct xr_device *xr_device_get_by_index(u32 index)
 {
@@ -200,7 +207,7 @@ struct xr_device *xr_device_get_by_index(u32 index)
 	mutex_lock(&xr_devices_lock);
 	xdev = xa_load(&xr_devices, index);
 	if (xdev)
-		get_device(&xdev->dev);
+		refcount_inc(&xdev->users);
 	mutex_unlock(&xr_devices_lock);
 	return xdev;
 }
@@ -219,7 +226,7 @@ struct xr_device *xr_device_get_next(unsigned long *index)
 	mutex_lock(&xr_devices_lock);
 	xdev = xa_find(&xr_devices, index, ULONG_MAX, XA_PRESENT);
 	if (xdev)
-		get_device(&xdev->dev);
+		refcount_inc(&xdev->users);
 	mutex_unlock(&xr_devices_lock);
 	return xdev;
 }
@@ -238,7 +245,7 @@ struct xr_device *xr_device_get_by_name(const char *name)
 	mutex_lock(&xr_devices_lock);
 	xa_for_each(&xr_devices, index, xdev) {
 		if (!strcmp(dev_name(&xdev->dev), name)) {
-			get_device(&xdev->dev);
+			refcount_inc(&xdev->users);
 			mutex_unlock(&xr_devices_lock);
 			return xdev;
 		}
@@ -253,7 +260,8 @@ struct xr_device *xr_device_get_by_name(const char *name)
  */
 void xr_device_put(struct xr_device *xdev)
 {
-	put_device(&xdev->dev);
+	if (refcount_dec_and_test(&xdev->users))
+		complete(&xdev->users_done);
 }
 
 /**

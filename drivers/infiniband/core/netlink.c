@@ -172,16 +172,19 @@ static int xr_nl_fill_port(struct sk_buff *skb, struct xr_device *xdev,
 }
 
 /* RDMA_NLDEV_CMD_RES_GET: how many objects of each kind a device has. */
+#define XR_NL_CTX	-2
 static const struct {
 	const char *name;
-	int type;	/* enum xr_obj_type, or -1 for kinds xrdma never has */
+	int type;	/* enum xr_obj_type, XR_NL_CTX, or -1 for kinds
+			 * xrdma never has
+			 */
 } xr_nl_summary[] = {
 	{ "pd", XR_OBJ_PD },
 	{ "cq", XR_OBJ_CQ },
 	{ "qp", XR_OBJ_QP },
 	{ "cm_id", -1 },
 	{ "mr", XR_OBJ_MR },
-	{ "ctx", -1 },		/* contexts are not counted */
+	{ "ctx", XR_NL_CTX },
 	{ "srq", -1 },
 };
 
@@ -201,6 +204,8 @@ static int xr_nl_fill_res_summary(struct sk_buff *skb, struct xr_device *xdev,
 		curr = 0;
 		if (xr_nl_summary[i].type >= 0)
 			curr = atomic64_read(&xdev->res_count[xr_nl_summary[i].type]);
+		else if (xr_nl_summary[i].type == XR_NL_CTX)
+			curr = atomic64_read(&xdev->nr_contexts);
 		entry = nla_nest_start_noflag(skb,
 					      RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
 		if (!entry)

@@ -142,6 +142,7 @@ static int xr_cmd_get_context(struct xr_cmd *cmd)
 	ufile->owner = get_task_pid(current, PIDTYPE_TGID);
 	get_task_comm(ufile->comm, current);
 	ufile->has_context = true;
+	atomic64_inc(&cmd->xdev->nr_contexts);
 	fd_install(fd, filp);
 	return 0;
 

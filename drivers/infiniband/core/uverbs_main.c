@@ -6,7 +6,8 @@
  *
  * Locking: xr_uverbs_dev.lock protects the device pointer and the list of
  * files; xr_ufile.lock serialises the commands of one file and protects its
- * objects.  Lock order: xr_uverbs_dev.lock, then xr_ufile.lock.
+ * objects; xr_ufile.mmap_lock protects its mmap keys.  Lock order:
+ * xr_uverbs_dev.lock, xr_ufile.lock, the mm's mmap lock, xr_ufile.mmap_lock.
  */
 #include <linux/fs.h>
 #include <linux/idr.h>
@@ -101,6 +102,7 @@ static int xr_uverbs_open(struct inode *inode, struct file *filp)
 	if (!ufile)
 		return -ENOMEM;
 	mutex_init(&ufile->lock);
+	mutex_init(&ufile->mmap_lock);
 	xa_init_flags(&ufile->objects, XA_FLAGS_ALLOC);
 	xa_init_flags(&ufile->mmaps, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ufile->channels, XA_FLAGS_ALLOC);
@@ -135,6 +137,8 @@ static void xr_ufile_disconnect(struct xr_ufile *ufile, bool fatal)
 	if (!ufile->xdev)
 		return;
 	xr_ufile_destroy_objects(ufile);
+	if (ufile->has_context)
+		atomic64_dec(&ufile->xdev->nr_contexts);
 	/* User mappings of this device now fault instead. */
 	unmap_mapping_range(ufile->mapping, 0, 0, 1);
 	if (ufile->async_file) {
@@ -172,6 +176,7 @@ static int xr_uverbs_release(struct inode *inode, struct file *filp)
 	xa_destroy(&ufile->objects);
 	xa_destroy(&ufile->mmaps);
 	put_pid(ufile->owner);
+	mutex_destroy(&ufile->mmap_lock);
 	mutex_destroy(&ufile->lock);
 	kfree(ufile);
 	put_device(&udev->dev);
@@ -201,11 +206,13 @@ static int xr_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;
-	mutex_lock(&ufile->lock);
-	if (!ufile->xdev) {
-		ret = -EIO;
-		goto out_unlock;
-	}
+	if (!READ_ONCE(ufile->xdev))
+		return -EIO;
+	/*
+	 * Not ufile->lock: commands hold it while they pin user memory, which
+	 * takes the mmap lock that our caller holds.
+	 */
+	mutex_lock(&ufile->mmap_lock);
 	entry = xa_load(&ufile->mmaps, vma->vm_pgoff);
 	if (!entry || size != PAGE_ALIGN(entry->size)) {
 		ret = -EINVAL;
@@ -218,7 +225,7 @@ static int xr_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 		ret = vm_insert_page(vma, vma->vm_start + off,
 				     virt_to_page(entry->cpu_addr + off));
 out_unlock:
-	mutex_unlock(&ufile->lock);
+	mutex_unlock(&ufile->mmap_lock);
 	return ret;
 }
 
@@ -257,8 +264,10 @@ int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 		return -ENOMEM;
 	entry->cpu_addr = cpu_addr;
 	entry->size = size;
+	mutex_lock(&ufile->mmap_lock);
 	ret = xa_alloc(&ufile->mmaps, &index, entry,
 		       XA_LIMIT(1, (U32_MAX >> PAGE_SHIFT)), GFP_KERNEL);
+	mutex_unlock(&ufile->mmap_lock);
 	if (ret) {
 		kfree(entry);
 		return ret;
@@ -278,7 +287,10 @@ EXPORT_SYMBOL_GPL(xr_mmap_insert);
 void xr_mmap_remove(struct xr_ufile *ufile, u64 key)
 {
 	lockdep_assert_held(&ufile->lock);
+	/* Waits for an mmap() in progress, whose pages are then referenced. */
+	mutex_lock(&ufile->mmap_lock);
 	kfree(xa_erase(&ufile->mmaps, key >> PAGE_SHIFT));
+	mutex_unlock(&ufile->mmap_lock);
 }
 EXPORT_SYMBOL_GPL(xr_mmap_remove);
 

@@ -563,7 +563,7 @@ TEST(res_objects_show_up)
 	ASSERT_EQ(0, uverbs_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &qp,
 				sizeof(qp), sizeof(qp_resp)));
 
-	EXPECT_OUTPUT("rdma res", "xrnic0: pd 1 cq 1 qp 1 cm_id 0 mr 1 ctx 0 srq 0");
+	EXPECT_OUTPUT("rdma res", "xrnic0: pd 1 cq 1 qp 1 cm_id 0 mr 1 ctx 1 srq 0");
 	snprintf(want, sizeof(want), "pid %d ", getpid());
 	EXPECT_OUTPUT("rdma res show pd", want);
 	EXPECT_OUTPUT("rdma res show pd", "dev xrnic0 ");
