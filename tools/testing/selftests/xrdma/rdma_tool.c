@@ -27,8 +27,8 @@
 
 #include "kselftest_harness.h"
 #include "xrdma_util.h"
+#include "xrdma_verbs.h"
 
-#define UVERBS_DEV	"/dev/infiniband/uverbs0"
 #define OUT_MAX		(256 * 1024)
 
 /* Run @cmd with sh; its stdout (and stderr if the command says 2>&1). */
@@ -333,7 +333,7 @@ TEST(netlink_get_chardev)
 	close(fd);
 	fd = nl_open();
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, stat(UVERBS_DEV, &st));
+	ASSERT_EQ(0, stat(XV_DEV, &st));
 
 	nl_init(&r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
 	nl_put_u32(&r, RDMA_NLDEV_ATTR_DEV_INDEX, idx);
@@ -491,77 +491,29 @@ TEST(netlink_rename_needs_cap_net_admin)
 	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
 }
 
-/* Raw uverbs write() commands, to make objects for "rdma res". */
-static int uverbs_cmd(int fd, __u32 command, void *req, size_t req_len,
-		      size_t resp_len)
-{
-	char buf[sizeof(struct ib_uverbs_cmd_hdr) + 256];
-	struct ib_uverbs_cmd_hdr *hdr = (void *)buf;
-	size_t len = sizeof(*hdr) + req_len;
-
-	hdr->command = command;
-	hdr->in_words = len / 4;
-	hdr->out_words = resp_len / 4;
-	memcpy(buf + sizeof(*hdr), req, req_len);
-	return write(fd, buf, len) == (ssize_t)len ? 0 : -errno;
-}
-
 #define MANY_PDS	300
 
 TEST(res_objects_show_up)
 {
-	struct ib_uverbs_get_context_resp ctx_resp[4] = {};
-	struct ib_uverbs_alloc_pd_resp pd_resp[4] = {};
-	struct ib_uverbs_reg_mr_resp mr_resp[4] = {};
-	struct ib_uverbs_create_cq_resp cq_resp[8] = {};
-	struct ib_uverbs_create_qp_resp qp_resp[4] = {};
-	struct ib_uverbs_get_context ctx = {
-		.response = (uintptr_t)ctx_resp,
-	};
-	struct ib_uverbs_alloc_pd pd = { .response = (uintptr_t)pd_resp };
-	struct ib_uverbs_reg_mr mr = { .response = (uintptr_t)mr_resp };
-	struct ib_uverbs_create_cq cq = {
-		.response = (uintptr_t)cq_resp,
-		.cqe = 16,
-		.comp_channel = -1,
-	};
-	struct ib_uverbs_create_qp qp = {
-		.response = (uintptr_t)qp_resp,
-		.max_send_wr = 4,
-		.max_recv_wr = 4,
-		.max_send_sge = 1,
-		.max_recv_sge = 1,
-		.qp_type = IB_UVERBS_QPT_RC,
-	};
+	struct ib_uverbs_reg_mr_resp mr_resp[1];
+	struct ib_uverbs_create_cq_resp cq_resp;
+	struct ib_uverbs_create_qp_resp qp_resp[1];
 	char want[128], cmd[128], *o;
+	uint32_t pd;
 	void *mem;
 	int fd, i, st;
 
-	fd = open(UVERBS_DEV, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, fd) TH_LOG("open %s: %s", UVERBS_DEV, strerror(errno));
-	ASSERT_EQ(0, uverbs_cmd(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &ctx,
-				sizeof(ctx), sizeof(ctx_resp)));
-	ASSERT_EQ(0, uverbs_cmd(fd, IB_USER_VERBS_CMD_ALLOC_PD, &pd,
-				sizeof(pd), sizeof(pd_resp)));
-
+	fd = xv_open_context(NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
 	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, mem);
-	memset(mem, 0, 4096);
-	mr.start = (uintptr_t)mem;
-	mr.hca_va = (uintptr_t)mem;
-	mr.length = 4096;
-	mr.pd_handle = pd_resp[0].pd_handle;
-	mr.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE;
-	ASSERT_EQ(0, uverbs_cmd(fd, IB_USER_VERBS_CMD_REG_MR, &mr, sizeof(mr),
-				sizeof(mr_resp)));
-	ASSERT_EQ(0, uverbs_cmd(fd, IB_USER_VERBS_CMD_CREATE_CQ, &cq,
-				sizeof(cq), sizeof(cq_resp)));
-	qp.pd_handle = pd_resp[0].pd_handle;
-	qp.send_cq_handle = cq_resp[0].cq_handle;
-	qp.recv_cq_handle = cq_resp[0].cq_handle;
-	ASSERT_EQ(0, uverbs_cmd(fd, IB_USER_VERBS_CMD_CREATE_QP, &qp,
-				sizeof(qp), sizeof(qp_resp)));
+	ASSERT_EQ(0, xv_reg_mr(fd, pd, mem, 4096, (uintptr_t)mem,
+			       XV_ACCESS_LOCAL_WRITE, &mr_resp[0]));
+	ASSERT_EQ(0, xv_create_cq(fd, 16, -1, 0, &cq_resp, NULL));
+	ASSERT_EQ(0, xv_create_qp(fd, pd, cq_resp.cq_handle,
+				  cq_resp.cq_handle, 4, &qp_resp[0], NULL));
 
 	EXPECT_OUTPUT("rdma res", "xrnic0: pd 1 cq 1 qp 1 cm_id 0 mr 1 ctx 1 srq 0");
 	snprintf(want, sizeof(want), "pid %d ", getpid());
@@ -590,9 +542,7 @@ TEST(res_objects_show_up)
 
 	/* Enough objects for a dump of several parts. */
 	for (i = 1; i < MANY_PDS; i++)
-		ASSERT_EQ(0, uverbs_cmd(fd, IB_USER_VERBS_CMD_ALLOC_PD, &pd,
-					sizeof(pd), sizeof(pd_resp)))
-			TH_LOG("PD %d", i);
+		ASSERT_EQ(0, xv_alloc_pd(fd, &pd)) TH_LOG("PD %d", i);
 	snprintf(want, sizeof(want), "xrnic0: pd %d cq 1", MANY_PDS);
 	EXPECT_OUTPUT("rdma res", want);
 	o = run_out("rdma res show pd", &st);
