@@ -17,6 +17,13 @@ done
 for a in state phys_state rate link_layer lid cap_mask; do
 	printf 'ports/1/%-12s %s\n' "$a" "$(cat $d/ports/1/$a)"
 done
+echo "== rdma dev / rdma link / rdma res / rdma statistic"
+rdma dev
+rdma link
+rdma res
+rdma statistic show
+echo "== /dev/infiniband"
+ls -l /dev/infiniband
 echo "== device model identity (from the VM runner)"
 echo "guid $XRDMA_GUID  mac $XRDMA_MAC  firmware $XRDMA_FW"
 echo "== modprobe -r xrnic xrdma_core"

@@ -321,6 +321,7 @@ struct xr_device_ops {
 /**
  * struct xr_device - an RDMA device known to the core
  * @dev: the class device, /sys/class/infiniband/<name>
+ * @name: its name, kept in step with @dev's under the registry lock
  * @ops: the driver's operations
  * @attr: limits cached by xr_register_device() from @ops->query_device
  * @node_guid: node GUID, host byte order
@@ -343,6 +344,7 @@ struct xr_device_ops {
  */
 struct xr_device {
 	struct device dev;
+	char name[XR_DEVICE_NAME_MAX];
 	const struct xr_device_ops *ops;
 	struct xr_device_attr attr;
 	u64 node_guid;
@@ -377,9 +379,13 @@ int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 		   u64 *key);
 void xr_mmap_remove(struct xr_ufile *ufile, u64 key);
 
+/*
+ * The device's name.  Unlike dev_name(), this buffer is never freed, so a
+ * reader that races a rename sees a name, old or new, but no freed memory.
+ */
 static inline const char *xr_name(const struct xr_device *xdev)
 {
-	return dev_name(&xdev->dev);
+	return xdev->name;
 }
 
 #endif /* XR_CORE_H */

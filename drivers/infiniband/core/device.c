@@ -68,7 +68,7 @@ static bool xr_name_in_use(const char *name)
 	unsigned long index;
 
 	xa_for_each(&xr_devices, index, xdev)
-		if (!strcmp(dev_name(&xdev->dev), name))
+		if (!strcmp(xdev->name, name))
 			return true;
 	return false;
 }
@@ -82,8 +82,10 @@ static int xr_assign_name(struct xr_device *xdev, const char *fmt)
 	for (i = 0; i < INT_MAX; i++) {
 		if (snprintf(name, sizeof(name), fmt, i) >= sizeof(name))
 			return -EINVAL;
-		if (!xr_name_in_use(name))
+		if (!xr_name_in_use(name)) {
+			strscpy(xdev->name, name, sizeof(xdev->name));
 			return dev_set_name(&xdev->dev, "%s", name);
+		}
 	}
 	return -ENFILE;
 }
@@ -244,7 +246,7 @@ struct xr_device *xr_device_get_by_name(const char *name)
 
 	mutex_lock(&xr_devices_lock);
 	xa_for_each(&xr_devices, index, xdev) {
-		if (!strcmp(dev_name(&xdev->dev), name)) {
+		if (!strcmp(xdev->name, name)) {
 			refcount_inc(&xdev->users);
 			mutex_unlock(&xr_devices_lock);
 			return xdev;
@@ -282,14 +284,16 @@ int xr_device_rename(struct xr_device *xdev, const char *name)
 	mutex_lock(&xr_devices_lock);
 	if (!xdev->registered) {
 		ret = -ENODEV;
-	} else if (!strcmp(name, dev_name(&xdev->dev))) {
+	} else if (!strcmp(name, xdev->name)) {
 		ret = 0;
 	} else if (xr_name_in_use(name)) {
 		ret = -EEXIST;
 	} else {
 		ret = device_rename(&xdev->dev, name);
-		if (!ret)
+		if (!ret) {
+			strscpy(xdev->name, name, sizeof(xdev->name));
 			dev_info(&xdev->dev, "renamed\n");
+		}
 	}
 	mutex_unlock(&xr_devices_lock);
 	return ret;

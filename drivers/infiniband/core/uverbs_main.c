@@ -58,7 +58,7 @@ static ssize_t ibdev_show(struct device *dev, struct device_attribute *attr,
 
 	mutex_lock(&udev->lock);
 	if (udev->xdev)
-		ret = sysfs_emit(buf, "%s\n", dev_name(&udev->xdev->dev));
+		ret = sysfs_emit(buf, "%s\n", xr_name(udev->xdev));
 	mutex_unlock(&udev->lock);
 	return ret;
 }
