@@ -90,9 +90,21 @@ static int xr_assign_name(struct xr_device *xdev, const char *fmt)
 	return -ENFILE;
 }
 
+/* Every command of the uverbs ABI relies on these. */
+static bool xr_ops_complete(const struct xr_device_ops *ops)
+{
+	return ops && ops->query_device && ops->query_port &&
+	       ops->alloc_ucontext && ops->alloc_pd && ops->dealloc_pd &&
+	       ops->reg_mr && ops->dereg_mr && ops->create_cq &&
+	       ops->destroy_cq && ops->create_qp && ops->modify_qp &&
+	       ops->query_qp && ops->destroy_qp && ops->query_stats &&
+	       ops->counter_names;
+}
+
 /**
  * xr_register_device - make a device visible to users
- * @xdev: the device, with ops, identity and phys_port_cnt filled in
+ * @xdev: the device, with every op, identity, phys_port_cnt and
+ *	dma_device filled in
  * @name_fmt: name template with one %d, such as "xrnic%d"
  * @parent: the bus device (PCI function) behind it
  *
@@ -106,8 +118,8 @@ int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 	u32 index;
 	int ret;
 
-	if (!xdev->ops || !xdev->ops->query_device || !xdev->ops->query_port ||
-	    !xdev->phys_port_cnt)
+	if (!xr_ops_complete(xdev->ops) || !xdev->phys_port_cnt ||
+	    !xdev->dma_device)
 		return -EINVAL;
 
 	ret = xdev->ops->query_device(xdev, &xdev->attr);

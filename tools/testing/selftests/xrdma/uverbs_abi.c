@@ -156,6 +156,18 @@ TEST(extended_query_device)
 	c.ex.cmd_hdr_reserved = 1;
 	EXPECT_EQ(-1, write(fd, &c, sizeof(c)));
 	EXPECT_EQ(EINVAL, errno);
+	c.ex.cmd_hdr_reserved = 0;
+	/* Oversized: request bytes beyond the known structure must be 0. */
+	struct {
+		typeof(c) c;
+		uint64_t extra;
+	} big = { .c = c, .extra = 0 };
+
+	big.c.hdr.in_words++;
+	EXPECT_EQ(sizeof(big), write(fd, &big, sizeof(big)));
+	big.extra = 1;
+	EXPECT_EQ(-1, write(fd, &big, sizeof(big)));
+	EXPECT_EQ(EOPNOTSUPP, errno);
 	close(fd);
 }
 

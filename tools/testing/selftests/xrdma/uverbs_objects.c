@@ -402,6 +402,41 @@ TEST_F(ctx, kill_9_releases_everything)
 	close(pipefd[1]);
 }
 
+/* kill -9 lands at any point of big registrations: nothing is left over. */
+TEST(kill_9_during_registration)
+{
+	const size_t total = 256 * MiB;
+	int status, round;
+	pid_t pid;
+
+	for (round = 0; round < 3; round++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			struct ib_uverbs_reg_mr_resp mr;
+			char *buf = mmap(NULL, total, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			uint32_t pd;
+			int fd = xv_open_context(NULL);
+
+			if (buf == MAP_FAILED || fd < 0 || xv_alloc_pd(fd, &pd))
+				_exit(1);
+			for (;;) {
+				if (xv_reg_mr(fd, pd, buf, total,
+					      (uintptr_t)buf, 0, &mr) ||
+				    xv_dereg_mr(fd, mr.mr_handle))
+					_exit(2);
+			}
+		}
+		usleep(200 * 1000 + round * 150 * 1000);
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("child exited %d",
+							 WEXITSTATUS(status));
+		EXPECT_EQ(0, res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	}
+}
+
 TEST(processes_cannot_use_each_others_handles)
 {
 	uint32_t pd;
