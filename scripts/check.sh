@@ -57,11 +57,19 @@ layer build build
 layer lint scripts/lint.sh
 layer device-model make -s -C tools/xrnic-emu check
 kver=$(scripts/kernel-version.sh)
+# SLUB debugging turns a use-after-free or overflow in our slabs into a
+# "BUG" on the console, which fails the run.
 layer kselftests-vm scripts/xrdma-vm run --vms 2 --extra-ivshmem \
+	--append slub_debug=FZPU \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko \
 	--module "/lib/modules/$kver/kernel/drivers/infiniband/core/ib_core.ko" \
 	--add tools/testing/selftests/xrdma/build:/selftests \
 	--add /usr/bin/ibv_devices \
 	tools/testing/selftests/xrdma/run_vm_tests.sh
+# A kernel WARNING during the tests is a bug even when every test passed.
+if grep -q "kernel WARNING" "$logdir/kselftests-vm.log"; then
+	echo "not ok - kernel WARNING on a guest console (see the log above)"
+	fail=$((fail + 1))
+fi
 finish

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Random uverbs commands: mostly well-formed headers around random bodies,
+ * random handles, sizes, masks and states, and answer pointers that are
+ * sometimes bad, from a process that then exits or is killed.  The kernel
+ * must answer each with a result or an errno (the VM runner fails the run on
+ * any oops, BUG or WARNING), and everything must be released afterwards.
+ * The seed is fixed so a failure repeats; XRDMA_FUZZ_SEED picks another.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "xrdma_util.h"
+#include "xrdma_verbs.h"
+
+#define ROUNDS		30000
+#define SCRATCH		(1024 * 1024)
+
+static const uint32_t commands[] = {
+	IB_USER_VERBS_CMD_GET_CONTEXT, IB_USER_VERBS_CMD_QUERY_DEVICE,
+	IB_USER_VERBS_CMD_QUERY_PORT, IB_USER_VERBS_CMD_ALLOC_PD,
+	IB_USER_VERBS_CMD_DEALLOC_PD, IB_USER_VERBS_CMD_REG_MR,
+	IB_USER_VERBS_CMD_DEREG_MR, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
+	IB_USER_VERBS_CMD_CREATE_CQ, IB_USER_VERBS_CMD_DESTROY_CQ,
+	IB_USER_VERBS_CMD_CREATE_QP, IB_USER_VERBS_CMD_QUERY_QP,
+	IB_USER_VERBS_CMD_MODIFY_QP, IB_USER_VERBS_CMD_DESTROY_QP,
+	IB_USER_VERBS_CMD_POST_SEND, IB_USER_VERBS_CMD_CREATE_SRQ,
+};
+
+static uint64_t rnd_state;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+static uint64_t pick(uint64_t n)
+{
+	return rnd() % n;
+}
+
+/* A plausible value for a 32-bit field: small, a handle, or anything. */
+static uint32_t field32(void)
+{
+	switch (pick(4)) {
+	case 0:
+		return pick(8);
+	case 1:
+		return pick(64);
+	case 2:
+		return 1u << pick(32);
+	default:
+		return rnd();
+	}
+}
+
+/* One random command; returns nothing: any answer is acceptable. */
+static void one_command(int fd, char *scratch, char *answer)
+{
+	union {
+		uint64_t u64[64];
+		uint32_t u32[128];
+		uint8_t u8[512];
+	} body;
+	struct ib_uverbs_cmd_hdr hdr;
+	char buf[sizeof(hdr) + sizeof(body)];
+	size_t len, i;
+	uint32_t cmd;
+
+	cmd = commands[pick(sizeof(commands) / sizeof(commands[0]))];
+	len = 8 * (1 + pick(24));
+	for (i = 0; i < len / 4; i++)
+		body.u32[i] = field32();
+	/* Answer pointer: usually good, sometimes bad. */
+	body.u64[0] = pick(8) ? (uintptr_t)answer : rnd();
+	if (cmd == IB_USER_VERBS_CMD_REG_MR) {
+		body.u64[1] = (uintptr_t)scratch + pick(SCRATCH);
+		body.u64[2] = pick(4) ? pick(SCRATCH) : rnd();
+		body.u64[3] = pick(2) ? body.u64[1] : rnd();
+		body.u32[9] &= 0x1f;	/* access flags */
+	}
+	if (cmd == IB_USER_VERBS_CMD_MODIFY_QP && len >= 112)
+		body.u8[108] = pick(8);	/* qp_state */
+	if (pick(16) == 0) {
+		/* An extended command around the same body. */
+		struct ib_uverbs_ex_cmd_hdr ex = {
+			.response = pick(4) ? (uintptr_t)answer : 0,
+			.provider_in_words = pick(3),
+			.provider_out_words = pick(3),
+		};
+
+		if (len < sizeof(ex) + 8)
+			len = sizeof(ex) + 8;
+		hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | pick(4);
+		hdr.in_words = (len - sizeof(ex)) / 8 - ex.provider_in_words;
+		hdr.out_words = pick(40);
+		memcpy(buf, &hdr, sizeof(hdr));
+		memcpy(buf + sizeof(hdr), &ex, sizeof(ex));
+		memcpy(buf + sizeof(hdr) + sizeof(ex), &body, len - sizeof(ex));
+		(void)!write(fd, buf, sizeof(hdr) + len);
+		return;
+	}
+	hdr.command = cmd;
+	hdr.in_words = (sizeof(hdr) + len) / 4 + (pick(8) ? 0 : pick(3));
+	hdr.out_words = pick(8) ? 64 : pick(80);
+	memcpy(buf, &hdr, sizeof(hdr));
+	memcpy(buf + sizeof(hdr), &body, len);
+	(void)!write(fd, buf, sizeof(hdr) + len);
+	if (pick(64) == 0) {
+		void *p = mmap(NULL, 4096 * (1 + pick(64)), PROT_READ,
+			       MAP_SHARED, fd, 4096 * pick(32));
+
+		if (p != MAP_FAILED)
+			(void)*(volatile char *)p;
+	}
+}
+
+static void fuzz_child(unsigned int rounds)
+{
+	char *scratch = mmap(NULL, SCRATCH, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *answer = malloc(4096);
+	struct ib_uverbs_get_context_resp ctx;
+	unsigned int i;
+	int fd;
+
+	if (scratch == MAP_FAILED || !answer)
+		_exit(1);
+	fd = open(XV_DEV, O_RDWR);
+	if (fd < 0 || xv_get_context(fd, &ctx, NULL))
+		_exit(2);
+	for (i = 0; i < rounds; i++)
+		one_command(fd, scratch, answer);
+	_exit(0);
+}
+
+static uint64_t seed(void)
+{
+	const char *s = getenv("XRDMA_FUZZ_SEED");
+
+	return s ? strtoull(s, NULL, 0) : 0x5eed0f1bd0e5ULL;
+}
+
+/* 0 if "rdma res" shows no object and no context left on xrnic0. */
+static int nothing_left(void)
+{
+	char line[256] = "";
+	FILE *res = popen("rdma res 2>&1", "r");
+
+	if (!res)
+		return -1;
+	if (!fgets(line, sizeof(line), res))
+		line[0] = 0;
+	pclose(res);
+	if (!strstr(line, "xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 ")) {
+		fprintf(stderr, "# rdma res: %s", line);
+		return -1;
+	}
+	return 0;
+}
+
+TEST(random_commands_then_exit)
+{
+	int status;
+	pid_t pid;
+
+	rnd_state = seed();
+	TH_LOG("seed %#llx", (unsigned long long)rnd_state);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		fuzz_child(ROUNDS);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/* A fault on a zapped or short mapping is allowed; nothing else. */
+	if (WIFSIGNALED(status)) {
+		EXPECT_EQ(SIGBUS, WTERMSIG(status));
+	} else {
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	EXPECT_EQ(0, nothing_left());
+}
+
+TEST(random_commands_then_kill_9)
+{
+	int status, round;
+	pid_t pid;
+
+	rnd_state = seed() + 1;
+	for (round = 0; round < 4; round++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			fuzz_child(1u << 30);
+		usleep(100 * 1000 * (1 + round));
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFSIGNALED(status));
+		EXPECT_EQ(0, nothing_left());
+	}
+}
+
+TEST_HARNESS_MAIN
