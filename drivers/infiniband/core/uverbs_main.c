@@ -405,10 +405,12 @@ void xr_uverbs_remove(struct xr_device *xdev)
 	struct xr_uverbs_dev *udev = xdev->uverbs;
 
 	cdev_device_del(&udev->cdev, &udev->dev);
-	xr_uverbs_disconnect_all(udev, true);
+	/* No open() gets the device from now on ... */
 	mutex_lock(&udev->lock);
 	udev->xdev = NULL;
 	mutex_unlock(&udev->lock);
+	/* ... and the files that have it lose it. */
+	xr_uverbs_disconnect_all(udev, true);
 	ida_free(&xr_uverbs_ida, udev->devnum);
 	xdev->uverbs = NULL;
 	put_device(&udev->dev);
