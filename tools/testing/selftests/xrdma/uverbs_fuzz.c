@@ -151,24 +151,6 @@ static uint64_t seed(void)
 	return s ? strtoull(s, NULL, 0) : 0x5eed0f1bd0e5ULL;
 }
 
-/* 0 if "rdma res" shows no object and no context left on xrnic0. */
-static int nothing_left(void)
-{
-	char line[256] = "";
-	FILE *res = popen("rdma res 2>&1", "r");
-
-	if (!res)
-		return -1;
-	if (!fgets(line, sizeof(line), res))
-		line[0] = 0;
-	pclose(res);
-	if (!strstr(line, "xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 ")) {
-		fprintf(stderr, "# rdma res: %s", line);
-		return -1;
-	}
-	return 0;
-}
-
 TEST(random_commands_then_exit)
 {
 	int status;
@@ -187,7 +169,7 @@ TEST(random_commands_then_exit)
 	} else {
 		EXPECT_EQ(0, WEXITSTATUS(status));
 	}
-	EXPECT_EQ(0, nothing_left());
+	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 }
 
 TEST(random_commands_then_kill_9)
@@ -205,7 +187,7 @@ TEST(random_commands_then_kill_9)
 		ASSERT_EQ(0, kill(pid, SIGKILL));
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_TRUE(WIFSIGNALED(status));
-		EXPECT_EQ(0, nothing_left());
+		EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 	}
 }
 

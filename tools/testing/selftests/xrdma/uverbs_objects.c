@@ -318,24 +318,6 @@ TEST_F(ctx, qp_bad_arguments)
 	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
 }
 
-/* 0 if the first line of "rdma res" (the object counts) starts with @want. */
-static int res_summary_is(const char *want)
-{
-	char line[256] = "";
-	FILE *res = popen("rdma res 2>&1", "r");
-
-	if (!res)
-		return -1;
-	if (!fgets(line, sizeof(line), res))
-		line[0] = 0;
-	pclose(res);
-	if (strncmp(line, "0: ", 3) || strncmp(line + 3, want, strlen(want))) {
-		fprintf(stderr, "# rdma res: %s", line);
-		return -1;
-	}
-	return 0;
-}
-
 /* Objects left behind are destroyed on close, and pins returned. */
 static void leave_objects(struct __test_metadata *_metadata, int fd,
 			  uint32_t pd, char *buf)
@@ -363,7 +345,7 @@ TEST_F(ctx, close_releases_everything)
 	close(self->fd);
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
 	/* The core and the device hold nothing of it any more. */
-	EXPECT_EQ(0, res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 	self->fd = xv_open_context(NULL);
 	ASSERT_LE(0, self->fd);
 	munmap(buf, MiB);
@@ -397,7 +379,7 @@ TEST_F(ctx, kill_9_releases_everything)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status));
 	/* Nothing of the child is left: only this test's own context and PD. */
-	EXPECT_EQ(0, res_summary_is("xrnic0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 1 "));
+	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 1 "));
 	close(pipefd[0]);
 	close(pipefd[1]);
 }
@@ -433,7 +415,7 @@ TEST(kill_9_during_registration)
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("child exited %d",
 							 WEXITSTATUS(status));
-		EXPECT_EQ(0, res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+		EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 	}
 }
 

@@ -121,3 +121,20 @@ long long xr_irq_count(const char *name)
 	fclose(f);
 	return total;
 }
+
+int xr_res_summary_is(const char *want)
+{
+	char line[256] = "";
+	FILE *res = popen("rdma res 2>&1", "r");
+
+	if (!res)
+		return -1;
+	if (!fgets(line, sizeof(line), res))
+		line[0] = 0;
+	pclose(res);
+	if (strncmp(line, "0: ", 3) || strncmp(line + 3, want, strlen(want))) {
+		fprintf(stderr, "# rdma res: %s", line);
+		return -1;
+	}
+	return 0;
+}

@@ -30,6 +30,12 @@ int xr_dmesg_clear(void);
 /* Run a shell command; returns its exit status, or -1. */
 int xr_run(const char *cmd);
 
+/*
+ * 0 if the object counts of the first device in "rdma res" start with
+ * @want (e.g. "xrnic0: pd 0 cq 0 "); -1 otherwise, the line on stderr.
+ */
+int xr_res_summary_is(const char *want);
+
 /* Sum of the per-CPU counts of the interrupt named @name, or -1. */
 long long xr_irq_count(const char *name);
 
