@@ -373,6 +373,7 @@ int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 		       struct device *parent);
 void xr_unregister_device(struct xr_device *xdev);
 void xr_device_fatal(struct xr_device *xdev);
+void xr_port_event(struct xr_device *xdev, u32 port, bool active);
 
 int xr_copy_to_udata(struct xr_udata *udata, const void *src, size_t len);
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,

@@ -30,31 +30,9 @@ static uint8_t xe_query_device(struct xe_dev *xe, const struct xrnic_aq_entry *c
 	return XRNIC_STATUS_OK;
 }
 
-static uint8_t xe_query_port(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
-			     struct xrnic_acq_entry *cpl)
-{
-	const struct xrnic_cmd_query_port *c = &cmd->query_port;
-	struct xrnic_resp_query_port *r = &cpl->query_port;
-
-	if (!xe_all_zero(c->reserved, sizeof(c->reserved)))
-		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
-	if (c->port_num != XE_PORT_NUM)
-		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "no such port");
-	r->state = XRNIC_PORT_ACTIVE;
-	r->phys_state = XRNIC_PORT_PHYS_LINK_UP;
-	r->active_mtu = XE_PORT_MTU;
-	r->max_mtu = XE_PORT_MTU;
-	r->active_speed = XE_PORT_SPEED;
-	r->active_width = XE_PORT_WIDTH;
-	r->gid_tbl_len = htole16(XE_PORT_GID_TBL_LEN);
-	r->max_msg_sz = htole32(XE_PORT_MAX_MSG_SZ);
-	r->port_cap_flags = htole32(XE_PORT_CAP_FLAGS);
-	return XRNIC_STATUS_OK;
-}
-
 static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_QUERY_DEVICE]	= xe_query_device,
-	[XRNIC_ADMIN_QUERY_PORT]	= xe_query_port,
+	[XRNIC_ADMIN_QUERY_PORT]	= xe_cmd_query_port,
 	[XRNIC_ADMIN_ALLOC_PD]		= xe_cmd_alloc_pd,
 	[XRNIC_ADMIN_DEALLOC_PD]	= xe_cmd_dealloc_pd,
 	[XRNIC_ADMIN_REG_MR]		= xe_cmd_reg_mr,

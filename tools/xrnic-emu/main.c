@@ -52,7 +52,10 @@ static void xe_usage(FILE *f)
 		"  --mac M                MAC address aa:bb:cc:dd:ee:ff (default 52:54:00:00:00:01)\n"
 		"  --fw-version X.Y.Z     firmware version, X,Y < 256, Z < 65536 (default 1.0.0)\n"
 		"  --log FILE             log to FILE, truncated first (default stderr)\n"
-		"  --help                 show this help\n",
+		"  --help                 show this help\n"
+		"\n"
+		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
+		"(reported to the driver as events); SIGTERM or SIGINT end the model.\n",
 		XRNIC_MAX_VECTORS, XE_DEFAULT_VECTORS);
 }
 
@@ -271,6 +274,13 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd)
 			return 1;
 		}
 		if (pfd[XE_PFD_SIGNAL].revents) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == sizeof(si) &&
+			    (si.ssi_signo == SIGUSR1 || si.ssi_signo == SIGUSR2)) {
+				xe_port_set_link(xe, si.ssi_signo == SIGUSR2);
+				continue;
+			}
 			xe_log(xe, "terminated by signal");
 			return 0;
 		}
@@ -331,6 +341,8 @@ int main(int argc, char **argv)
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGUSR1);	/* link down */
+	sigaddset(&sigs, SIGUSR2);	/* link up */
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 

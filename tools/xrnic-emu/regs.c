@@ -153,7 +153,7 @@ static void xe_aq_enable(struct xe_dev *xe)
 	xe_set_sts(xe, xe->sts | XRNIC_DEV_STS_AQ_ENABLED);
 	xe_log(xe, "admin queue enabled: aq 0x%" PRIx64 " acq 0x%" PRIx64
 	       " depth %u, aenq 0x%" PRIx64 " depth %u", aq, acq, depth, aenq, aenq_depth);
-	xe_aenq_post(xe, XRNIC_EVENT_PORT_ACTIVE, XE_PORT_NUM, 0);
+	xe_port_announce(xe);
 }
 
 static void xe_admin_doorbell(struct xe_dev *xe)

@@ -161,6 +161,9 @@ struct xe_dev {
 	void (*raise_irq)(struct xe_dev *xe, unsigned int vec);
 	void *irq_ctx;			/* for raise_irq */
 
+	/* The physical link of the port; a reset does not change it. */
+	bool link_down;
+
 	/* Device-private state; RO registers are written from it. */
 	uint32_t sts;			/* XRNIC_DEV_STS_* */
 	uint32_t aenq_dropped;
@@ -229,6 +232,7 @@ void xe_doorbell(struct xe_dev *xe, unsigned int vec);
 void xe_admin_process(struct xe_dev *xe);
 
 /* pd.c */
+xe_cmd_fn xe_cmd_query_port;
 xe_cmd_fn xe_cmd_alloc_pd, xe_cmd_dealloc_pd;
 struct xe_pd *xe_pd_get(struct xe_dev *xe, uint32_t pdn);
 void xe_pd_drop_all(struct xe_dev *xe);
@@ -265,6 +269,10 @@ void xe_stats_drop_all(struct xe_dev *xe);
 
 /* aenq.c */
 void xe_aenq_post(struct xe_dev *xe, uint16_t event, uint32_t param, uint64_t data);
+
+/* port.c */
+void xe_port_set_link(struct xe_dev *xe, bool up);
+void xe_port_announce(struct xe_dev *xe);
 
 /* log.c */
 void xe_log(struct xe_dev *xe, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -107,6 +107,8 @@ void xr_uverbs_exit(void);
 int xr_uverbs_add(struct xr_device *xdev);
 void xr_uverbs_remove(struct xr_device *xdev);
 void xr_uverbs_disassociate_all(struct xr_device *xdev);
+void xr_uverbs_async_event(struct xr_device *xdev, u64 element,
+			   u32 event_type);
 int xr_uverbs_chardev(struct xr_device *xdev, dev_t *devt, char *name,
 		      size_t len);
 int xr_res_for_each(struct xr_device *xdev, enum xr_obj_type type,

@@ -207,6 +207,28 @@ void xr_device_fatal(struct xr_device *xdev)
 EXPORT_SYMBOL_GPL(xr_device_fatal);
 
 /**
+ * xr_port_event - a driver reports that a port went up or down
+ * @xdev: the device
+ * @port: the port, from 1
+ * @active: the port is now active (else it went down)
+ *
+ * Every open context gets IB_EVENT_PORT_ACTIVE or IB_EVENT_PORT_ERR on its
+ * async event file.  Events before registration completes or after
+ * unregistration starts are dropped.
+ *
+ * Context: process context; sleeps.
+ */
+void xr_port_event(struct xr_device *xdev, u32 port, bool active)
+{
+	if (!refcount_inc_not_zero(&xdev->users))
+		return;
+	xr_uverbs_async_event(xdev, port, active ? XR_EVENT_PORT_ACTIVE :
+						   XR_EVENT_PORT_ERR);
+	xr_device_put(xdev);
+}
+EXPORT_SYMBOL_GPL(xr_port_event);
+
+/**
  * xr_device_get_by_index - find a registered device by its index
  * @index: its xr_device.index
  *

@@ -394,6 +394,31 @@ void xr_uverbs_disassociate_all(struct xr_device *xdev)
 }
 
 /**
+ * xr_uverbs_async_event - queue an event on every context's async file
+ * @xdev: the device, registered
+ * @element: the port number or object handle the event is about
+ * @event_type: IB event type
+ */
+void xr_uverbs_async_event(struct xr_device *xdev, u64 element,
+			   u32 event_type)
+{
+	struct xr_uverbs_dev *udev = READ_ONCE(xdev->uverbs);
+	struct xr_ufile *ufile;
+
+	if (!udev)	/* none before registration completes */
+		return;
+	mutex_lock(&udev->lock);
+	list_for_each_entry(ufile, &udev->files, list) {
+		mutex_lock(&ufile->lock);
+		if (ufile->xdev && ufile->async_file)
+			xr_event_queue(ufile->async_file, element, event_type,
+				       NULL);
+		mutex_unlock(&ufile->lock);
+	}
+	mutex_unlock(&udev->lock);
+}
+
+/**
  * xr_uverbs_remove - remove the character device of a device
  * @xdev: a device being unregistered
  *

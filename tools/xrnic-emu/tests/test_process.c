@@ -432,6 +432,20 @@ TEST_F(emu, second_client_is_refused_while_one_is_connected)
 	EXPECT_EQ(0, wait_exit(self->e.pid));
 }
 
+TEST_F(emu, sigusr1_and_sigusr2_take_the_link_down_and_up)
+{
+	ASSERT_TRUE(emu_start(&self->e, NULL, NULL, NULL, NULL));
+	handshake(_metadata, &self->c, self->e.sock, 4);
+	ASSERT_TRUE(wait_for_text(self->e.log, "client connected", self->e.pid));
+	kill(self->e.pid, SIGUSR1);
+	EXPECT_TRUE(wait_for_text(self->e.log, "port 1 link down", self->e.pid));
+	kill(self->e.pid, SIGUSR2);
+	EXPECT_TRUE(wait_for_text(self->e.log, "port 1 link up", self->e.pid));
+	/* Still serving: it ends only when QEMU goes. */
+	close(self->c.sock);
+	EXPECT_EQ(0, wait_exit(self->e.pid));
+}
+
 TEST_F(emu, sigterm_exits_0_and_removes_the_socket)
 {
 	ASSERT_TRUE(emu_start(&self->e, NULL, NULL, NULL, NULL));

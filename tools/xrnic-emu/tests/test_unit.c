@@ -325,6 +325,34 @@ TEST_F(dev, enable_posts_port_active_event_with_phase)
 	EXPECT_EQ(1, self->irqs[0]);
 }
 
+TEST_F(dev, link_changes_are_events_and_show_in_query_port)
+{
+	struct xrnic_acq_entry *c;
+
+	setup_ok(self, 4, ALL_IRQ);
+	self->irqs[0] = 0;
+	xe_port_set_link(&self->xe, false);
+	EXPECT_EQ(XRNIC_EVENT_PORT_DOWN, le16toh(aenq_slot(self, 1)->event));
+	EXPECT_EQ(1, le32toh(aenq_slot(self, 1)->param));
+	EXPECT_EQ(1, self->irqs[0]);
+	put_cmd(self, 0, XRNIC_ADMIN_QUERY_PORT, 1)->query_port.port_num = 1;
+	c = run_one(self, 0);
+	EXPECT_EQ(XRNIC_PORT_DOWN, c->query_port.state);
+	EXPECT_EQ(XRNIC_PORT_PHYS_POLLING, c->query_port.phys_state);
+	/* No event for a link that is already down. */
+	xe_port_set_link(&self->xe, false);
+	EXPECT_EQ(0, aenq_slot(self, 2)->flags);
+	/* A reset does not bring the link up; enabling reports it down. */
+	setup_ok(self, 4, ALL_IRQ);
+	EXPECT_EQ(XRNIC_EVENT_PORT_DOWN, le16toh(aenq_slot(self, 0)->event));
+	xe_port_set_link(&self->xe, true);
+	EXPECT_EQ(XRNIC_EVENT_PORT_ACTIVE, le16toh(aenq_slot(self, 1)->event));
+	put_cmd(self, 0, XRNIC_ADMIN_QUERY_PORT, 2)->query_port.port_num = 1;
+	c = run_one(self, 0);
+	EXPECT_EQ(XRNIC_PORT_ACTIVE, c->query_port.state);
+	EXPECT_NE(NULL, strstr(self->logbuf, "port 1 link down"));
+}
+
 TEST_F(dev, full_aenq_drops_events_and_counts_them)
 {
 	setup(self, AQ_GPA, ACQ_GPA, AENQ_GPA, 4, 2, ALL_IRQ);

@@ -18,10 +18,18 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 
 	switch (le16_to_cpu(e->event)) {
 	case XRNIC_EVENT_PORT_ACTIVE:
-		dev_info(&xn->pdev->dev, "port %u active\n", param);
-		break;
 	case XRNIC_EVENT_PORT_DOWN:
-		dev_warn(&xn->pdev->dev, "port %u down\n", param);
+		if (param < 1 || param > xn->xdev.phys_port_cnt) {
+			dev_warn_ratelimited(&xn->pdev->dev,
+					     "event for unknown port %u\n", param);
+			break;
+		}
+		if (le16_to_cpu(e->event) == XRNIC_EVENT_PORT_ACTIVE)
+			dev_info(&xn->pdev->dev, "port %u active\n", param);
+		else
+			dev_warn(&xn->pdev->dev, "port %u down\n", param);
+		xr_port_event(&xn->xdev, param,
+			      le16_to_cpu(e->event) == XRNIC_EVENT_PORT_ACTIVE);
 		break;
 	case XRNIC_EVENT_FATAL:
 		dev_err(&xn->pdev->dev, "fatal device error, reason %u\n",

@@ -93,8 +93,12 @@ TEST(admin_queue_runs_in_interrupt_mode)
 	for (i = 0; i < 10; i++)
 		read_attr(_metadata, "ports/1/state", buf, sizeof(buf));
 	after = xr_irq_count("xrnic-admin");
-	/* Each QUERY_PORT waits for its own completion interrupt. */
-	EXPECT_LE(before + 10, after);
+	/*
+	 * A polled admin queue raises no interrupt at all.  (Not one per
+	 * command: the driver may see a completion before its interrupt
+	 * arrives, and interrupts that QEMU has not delivered yet coalesce.)
+	 */
+	EXPECT_LT(before, after);
 }
 
 TEST(port_up_reported_by_async_event)

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device's one port: its attributes (QUERY_PORT) and its physical link,
+ * which the operator can take down and up (SIGUSR1 / SIGUSR2 to the
+ * process).  Link changes are reported as asynchronous events.
+ */
+#include "xe.h"
+
+uint8_t xe_cmd_query_port(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+			  struct xrnic_acq_entry *cpl)
+{
+	const struct xrnic_cmd_query_port *c = &cmd->query_port;
+	struct xrnic_resp_query_port *r = &cpl->query_port;
+
+	if (!xe_all_zero(c->reserved, sizeof(c->reserved)))
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
+	if (c->port_num != XE_PORT_NUM)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "no such port");
+	r->state = xe->link_down ? XRNIC_PORT_DOWN : XRNIC_PORT_ACTIVE;
+	r->phys_state = xe->link_down ? XRNIC_PORT_PHYS_POLLING :
+					XRNIC_PORT_PHYS_LINK_UP;
+	r->active_mtu = XE_PORT_MTU;
+	r->max_mtu = XE_PORT_MTU;
+	r->active_speed = XE_PORT_SPEED;
+	r->active_width = XE_PORT_WIDTH;
+	r->gid_tbl_len = htole16(XE_PORT_GID_TBL_LEN);
+	r->max_msg_sz = htole32(XE_PORT_MAX_MSG_SZ);
+	r->port_cap_flags = htole32(XE_PORT_CAP_FLAGS);
+	return XRNIC_STATUS_OK;
+}
+
+/* Tell the driver the port's state (after enable and on every change). */
+void xe_port_announce(struct xe_dev *xe)
+{
+	xe_aenq_post(xe, xe->link_down ? XRNIC_EVENT_PORT_DOWN :
+					 XRNIC_EVENT_PORT_ACTIVE, XE_PORT_NUM, 0);
+}
+
+void xe_port_set_link(struct xe_dev *xe, bool up)
+{
+	if (xe->link_down == !up)
+		return;
+	xe->link_down = !up;
+	xe_log(xe, "port %u link %s", XE_PORT_NUM, up ? "up" : "down");
+	if (xe->aq_enabled)
+		xe_port_announce(xe);
+}
