@@ -1,6 +1,7 @@
 #!/bin/bash
-# make lint: the kernel code passes checkpatch --strict and sparse, and the
-# modules build with W=1 without a warning.  Prints one KTAP line per check.
+# make lint: the kernel code passes checkpatch --strict and sparse, every
+# non-static function has a correct kernel-doc comment, and the modules
+# build with W=1 without a warning.  Prints one KTAP line per check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kver=$(scripts/kernel-version.sh) || exit 1
@@ -28,7 +29,7 @@ kernel_src=$(find drivers -name '*.[ch]' ! -name '*.mod.c' | sort)
 shared_hdr=$(find include/xrnic -name '*.h' | sort)
 core_hdr=$(find include/xrdma -name '*.h' | sort)
 
-echo "1..3"
+echo "1..4"
 {
 	perl "$lsrc/scripts/checkpatch.pl" --strict --no-tree --terse -q \
 		-f $kernel_src $core_hdr
@@ -37,6 +38,9 @@ echo "1..3"
 } >"$log/checkpatch" 2>&1
 ! grep -qE ': (ERROR|WARNING|CHECK):' "$log/checkpatch"
 report checkpatch_strict $? "$log/checkpatch"
+
+scripts/kdoc-check.sh >"$log/kdoc" 2>&1
+report kernel_doc $? "$log/kdoc"
 
 # Rebuild everything so that every file is compiled (and checked) this time.
 make -s -C "$kdir" M="$PWD" clean >/dev/null 2>&1
