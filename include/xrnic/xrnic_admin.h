@@ -51,6 +51,7 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_QUERY_QP		= 11,
 	XRNIC_ADMIN_DESTROY_QP		= 12,
 	XRNIC_ADMIN_QUERY_STATS		= 13,
+	XRNIC_ADMIN_QUERY_RESOURCES	= 14,
 };
 
 /* Admin completion status */
@@ -253,6 +254,16 @@ struct xrnic_resp_query_stats {
 	__u8	reserved[8];
 };
 
+/* QUERY_RESOURCES answer: the objects the device holds now. */
+struct xrnic_resp_query_resources {
+	__le32	pds;
+	__le32	mrs;
+	__le32	cqs;
+	__le32	qps;
+	__le64	mr_pages;	/* page-list entries held by all MRs */
+	__u8	reserved[32];
+};
+
 /* Submission entry: the command body is opcode specific. */
 struct xrnic_aq_entry {
 	__u8	opcode;
@@ -331,6 +342,7 @@ struct xrnic_acq_entry {
 		struct xrnic_cmd_qp qp;
 		struct xrnic_qp_attr qp_attr;
 		struct xrnic_resp_query_stats stats;
+		struct xrnic_resp_query_resources resources;
 	};
 };
 
@@ -369,6 +381,8 @@ static_assert(sizeof(struct xrnic_cmd_qp) == XRNIC_ADMIN_DATA_SIZE,
 	      "qp command size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
+static_assert(sizeof(struct xrnic_resp_query_resources) ==
+	      XRNIC_ADMIN_DATA_SIZE, "query_resources response size");
 static_assert(sizeof(struct xrnic_aq_entry) == XRNIC_AQ_ENTRY_SIZE,
 	      "AQ entry size");
 static_assert(sizeof(struct xrnic_resp_query_device) == XRNIC_ADMIN_DATA_SIZE,

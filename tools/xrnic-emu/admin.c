@@ -44,6 +44,7 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_QUERY_QP]		= xe_cmd_query_qp,
 	[XRNIC_ADMIN_DESTROY_QP]	= xe_cmd_destroy_qp,
 	[XRNIC_ADMIN_QUERY_STATS]	= xe_cmd_query_stats,
+	[XRNIC_ADMIN_QUERY_RESOURCES]	= xe_cmd_query_resources,
 };
 
 static const char *const xe_status_name[] = {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Device counters and QUERY_STATS. */
+/* Device counters (QUERY_STATS) and object counts (QUERY_RESOURCES). */
 #include "xe.h"
 
 /* Count one completed admin command. */
@@ -32,4 +32,30 @@ uint8_t xe_cmd_query_stats(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 void xe_stats_drop_all(struct xe_dev *xe)
 {
 	memset(xe->counters, 0, sizeof(xe->counters));
+}
+
+/* QUERY_RESOURCES: count the live objects of every table. */
+uint8_t xe_cmd_query_resources(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+			       struct xrnic_acq_entry *cpl)
+{
+	struct xrnic_resp_query_resources *r = &cpl->resources;
+	uint32_t pds = 0, mrs = 0, cqs = 0, qps = 0;
+	unsigned int i;
+
+	if (!xe_all_zero(cmd->data, sizeof(cmd->data)))
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "parameters given");
+	for (i = 1; i <= XE_MAX_PD; i++)
+		pds += xe->pd[i].live;
+	for (i = 1; i <= XE_MAX_MR; i++)
+		mrs += xe->mr[i].live;
+	for (i = 1; i <= XE_MAX_CQ; i++)
+		cqs += xe->cq[i].live;
+	for (i = XE_QPN_FIRST_SLOT; i < XE_QPN_SLOT_END; i++)
+		qps += xe->qp[i].live;
+	r->pds = htole32(pds);
+	r->mrs = htole32(mrs);
+	r->cqs = htole32(cqs);
+	r->qps = htole32(qps);
+	r->mr_pages = htole64(xe->mr_pages);
+	return XRNIC_STATUS_OK;
 }

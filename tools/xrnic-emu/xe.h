@@ -263,7 +263,7 @@ struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn);
 void xe_qp_drop_all(struct xe_dev *xe);
 
 /* stats.c */
-xe_cmd_fn xe_cmd_query_stats;
+xe_cmd_fn xe_cmd_query_stats, xe_cmd_query_resources;
 void xe_stats_count(struct xe_dev *xe, uint8_t status);
 void xe_stats_drop_all(struct xe_dev *xe);
 

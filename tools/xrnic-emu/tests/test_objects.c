@@ -1241,6 +1241,46 @@ TEST_F(dev, reset_drops_every_object)
 	EXPECT_EQ(qpn, n);
 }
 
+static struct xrnic_resp_query_resources resources(struct _test_data_dev *self)
+{
+	struct xrnic_resp_query_resources r;
+
+	memset(&r, 0xff, sizeof(r));
+	if (admin(self, XRNIC_ADMIN_QUERY_RESOURCES, NULL, &r) != XRNIC_STATUS_OK)
+		memset(&r, 0xff, sizeof(r));
+	return r;
+}
+
+TEST_F(dev, query_resources_counts_live_objects)
+{
+	struct xrnic_resp_query_resources r;
+	struct xrnic_cmd_pd bad = { .pdn = htole32(1) };
+	struct xrnic_cmd_reg_mr c;
+	uint32_t pdn, cqn, qpn, key;
+
+	start(self);
+	r = resources(self);
+	EXPECT_EQ(0, le32toh(r.pds) + le32toh(r.mrs) + le32toh(r.cqs) +
+		     le32toh(r.qps));
+	EXPECT_EQ(0, le64toh(r.mr_pages));
+	ASSERT_EQ(XRNIC_STATUS_OK, make_qp(self, &pdn, &cqn, &qpn));
+	c = mr_cmd(self, pdn, 0, IOVA, 600 * PAGE);
+	ASSERT_EQ(XRNIC_STATUS_OK, reg_mr(self, &c, &key));
+	r = resources(self);
+	EXPECT_EQ(1, le32toh(r.pds));
+	EXPECT_EQ(1, le32toh(r.mrs));
+	EXPECT_EQ(1, le32toh(r.cqs));
+	EXPECT_EQ(1, le32toh(r.qps));
+	EXPECT_EQ(600, le64toh(r.mr_pages));
+	ASSERT_EQ(XRNIC_STATUS_OK, dereg_mr(self, key, 0));
+	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_DESTROY_QP, qpn, NULL));
+	r = resources(self);
+	EXPECT_EQ(0, le32toh(r.mrs) + le32toh(r.qps));
+	EXPECT_EQ(0, le64toh(r.mr_pages));
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED,
+		  admin(self, XRNIC_ADMIN_QUERY_RESOURCES, &bad, NULL));
+}
+
 TEST_F(dev, query_stats_counts_completed_commands_and_errors)
 {
 	uint64_t cnt[XRNIC_NUM_COUNTERS];

@@ -72,6 +72,7 @@ struct xrnic_aenq {
  * @mac: the port's MAC address
  * @irq_name: name of the admin interrupt in /proc/interrupts
  * @fatal_work: tells the core the device died (outside the admin lock)
+ * @debugfs: the device's debugfs directory
  */
 struct xrnic_dev {
 	struct xr_device xdev;
@@ -84,6 +85,7 @@ struct xrnic_dev {
 	u8 mac[6];
 	char irq_name[32];
 	struct work_struct fatal_work;
+	struct dentry *debugfs;
 };
 
 /**
@@ -172,6 +174,14 @@ int xrnic_cmd_query_qp(struct xrnic_dev *xn, u32 qpn,
 int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn);
 int xrnic_cmd_query_stats(struct xrnic_dev *xn,
 			  struct xrnic_resp_query_stats *stats);
+int xrnic_cmd_query_resources(struct xrnic_dev *xn,
+			      struct xrnic_resp_query_resources *res);
+
+/* xrnic_debugfs.c */
+void xrnic_debugfs_add(struct xrnic_dev *xn);
+void xrnic_debugfs_remove(struct xrnic_dev *xn);
+void xrnic_debugfs_init(void);
+void xrnic_debugfs_exit(void);
 
 /* xrnic_verbs.c */
 extern const struct xr_device_ops xrnic_dev_ops;

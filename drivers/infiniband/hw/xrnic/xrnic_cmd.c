@@ -280,3 +280,23 @@ int xrnic_cmd_query_stats(struct xrnic_dev *xn,
 		*stats = cqe.stats;
 	return ret;
 }
+
+/**
+ * xrnic_cmd_query_resources - count the objects the device holds
+ * @xn: the device
+ * @res: out: the counts
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_query_resources(struct xrnic_dev *xn,
+			      struct xrnic_resp_query_resources *res)
+{
+	struct xrnic_aq_entry cmd = { .opcode = XRNIC_ADMIN_QUERY_RESOURCES };
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*res = cqe.resources;
+	return ret;
+}

@@ -215,6 +215,7 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = xr_register_device(&xn->xdev, "xrnic%d", &pdev->dev);
 	if (ret)
 		goto err_free_irq;
+	xrnic_debugfs_add(xn);
 	dev_info(&pdev->dev,
 		 "%s: XRNIC interface %u.%u, MAC %pM, %d MSI-X vectors, admin queue in interrupt mode\n",
 		 xr_name(&xn->xdev),
@@ -252,6 +253,7 @@ static void xrnic_remove(struct pci_dev *pdev)
 {
 	struct xrnic_dev *xn = pci_get_drvdata(pdev);
 
+	xrnic_debugfs_remove(xn);
 	cancel_work_sync(&xn->fatal_work);
 	xr_unregister_device(&xn->xdev);
 	xrnic_admin_set_irq_mode(xn, false);
@@ -276,7 +278,26 @@ static struct pci_driver xrnic_pci_driver = {
 	.remove = xrnic_remove,
 	.shutdown = xrnic_remove,
 };
-module_pci_driver(xrnic_pci_driver);
+
+static int __init xrnic_init(void)
+{
+	int ret;
+
+	xrnic_debugfs_init();
+	ret = pci_register_driver(&xrnic_pci_driver);
+	if (ret)
+		xrnic_debugfs_exit();
+	return ret;
+}
+
+static void __exit xrnic_exit(void)
+{
+	pci_unregister_driver(&xrnic_pci_driver);
+	xrnic_debugfs_exit();
+}
+
+module_init(xrnic_init);
+module_exit(xrnic_exit);
 
 MODULE_DESCRIPTION("XRNIC RDMA NIC driver");
 MODULE_AUTHOR("The xrdma authors");

@@ -346,6 +346,7 @@ TEST_F(ctx, close_releases_everything)
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
 	/* The core and the device hold nothing of it any more. */
 	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xr_device_holds_only_pds(0));
 	self->fd = xv_open_context(NULL);
 	ASSERT_LE(0, self->fd);
 	munmap(buf, MiB);
@@ -380,6 +381,7 @@ TEST_F(ctx, kill_9_releases_everything)
 	EXPECT_TRUE(WIFSIGNALED(status));
 	/* Nothing of the child is left: only this test's own context and PD. */
 	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 1 "));
+	EXPECT_EQ(0, xr_device_holds_only_pds(1));
 	close(pipefd[0]);
 	close(pipefd[1]);
 }
@@ -416,6 +418,7 @@ TEST(kill_9_during_registration)
 		ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("child exited %d",
 							 WEXITSTATUS(status));
 		EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+		EXPECT_EQ(0, xr_device_holds_only_pds(0));
 	}
 }
 

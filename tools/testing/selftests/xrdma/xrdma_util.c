@@ -2,6 +2,7 @@
 /* Small helpers shared by the xrdma kselftests (run inside the test VMs). */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,4 +138,23 @@ int xr_res_summary_is(const char *want)
 		return -1;
 	}
 	return 0;
+}
+
+int xr_device_holds_only_pds(unsigned int pd)
+{
+	char buf[256], want[128];
+	glob_t g;
+	int ret = -1;
+
+	if (glob("/sys/kernel/debug/xrnic/*/resources", 0, NULL, &g))
+		return -1;
+	if (g.gl_pathc == 1 && xr_read_file(g.gl_pathv[0], buf, sizeof(buf)) > 0) {
+		snprintf(want, sizeof(want),
+			 "pd %u\nmr 0\ncq 0\nqp 0\nmr_pages 0", pd);
+		ret = strcmp(buf, want) ? -1 : 0;
+		if (ret)
+			fprintf(stderr, "# device holds: %s\n", buf);
+	}
+	globfree(&g);
+	return ret;
 }

@@ -36,6 +36,13 @@ int xr_run(const char *cmd);
  */
 int xr_res_summary_is(const char *want);
 
+/*
+ * 0 if the XRNIC itself (its debugfs "resources", from QUERY_RESOURCES)
+ * holds exactly @pd PDs and no MR, CQ, QP or MR page; -1 otherwise, what it
+ * holds on stderr.
+ */
+int xr_device_holds_only_pds(unsigned int pd);
+
 /* Sum of the per-CPU counts of the interrupt named @name, or -1. */
 long long xr_irq_count(const char *name);
 
