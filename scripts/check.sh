@@ -58,7 +58,7 @@ layer build one_test build.all make -s all
 [ "$fail" -eq 0 ] || finish
 
 layer lint scripts/lint.sh
-layer scripts scripts/tests/xrdma-vm-options.sh
+layer scripts scripts/tests/xrdma-vm.sh
 # The README's main command works: one guest runs the demo script.
 layer demo one_test demo.guest_script scripts/xrdma-vm run \
 	--module drivers/infiniband/core/xrdma_core.ko \
