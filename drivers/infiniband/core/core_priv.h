@@ -119,6 +119,16 @@ int xr_res_for_each(struct xr_device *xdev, enum xr_obj_type type,
 /* uverbs_cmd.c */
 ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
 			   size_t count);
+
+/* uobj.c */
+void *xr_uobj_lookup(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type);
+int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
+		enum xr_obj_type type);
+void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj);
+void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd);
+void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr);
+void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq);
+void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp);
 void xr_ufile_destroy_objects(struct xr_ufile *ufile);
 
 /* events.c */

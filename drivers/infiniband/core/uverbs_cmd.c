@@ -74,34 +74,6 @@ static int xr_cmd_out(struct xr_cmd *cmd, const void *resp, size_t size)
 	return 0;
 }
 
-static void *xr_uobj_lookup(struct xr_cmd *cmd, u32 handle,
-			    enum xr_obj_type type)
-{
-	struct xr_uobject *uobj = xa_load(&cmd->ufile->objects, handle);
-
-	return uobj && uobj->type == type ? uobj : NULL;
-}
-
-static int xr_uobj_add(struct xr_cmd *cmd, struct xr_uobject *uobj,
-		       enum xr_obj_type type)
-{
-	int ret;
-
-	uobj->ufile = cmd->ufile;
-	uobj->type = type;
-	ret = xa_alloc(&cmd->ufile->objects, &uobj->handle, uobj,
-		       xa_limit_32b, GFP_KERNEL);
-	if (!ret)
-		atomic64_inc(&cmd->xdev->res_count[type]);
-	return ret;
-}
-
-static void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj)
-{
-	xa_erase(&ufile->objects, uobj->handle);
-	atomic64_dec(&ufile->xdev->res_count[uobj->type]);
-}
-
 /* ------------------------------------------------------------ context */
 
 static int xr_cmd_get_context(struct xr_cmd *cmd)
@@ -264,7 +236,7 @@ static int xr_cmd_alloc_pd(struct xr_cmd *cmd)
 	ret = cmd->xdev->ops->alloc_pd(cmd->xdev, pd);
 	if (ret)
 		goto err_free;
-	ret = xr_uobj_add(cmd, &pd->uobj, XR_OBJ_PD);
+	ret = xr_uobj_add(cmd->ufile, &pd->uobj, XR_OBJ_PD);
 	if (ret)
 		goto err_dealloc;
 	resp.pd_handle = pd->uobj.handle;
@@ -282,13 +254,6 @@ err_free:
 	return ret;
 }
 
-static void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd)
-{
-	xr_uobj_del(ufile, &pd->uobj);
-	ufile->xdev->ops->dealloc_pd(ufile->xdev, pd);
-	kfree(pd);
-}
-
 static int xr_cmd_dealloc_pd(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_dealloc_pd req;
@@ -298,7 +263,7 @@ static int xr_cmd_dealloc_pd(struct xr_cmd *cmd)
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
 	if (ret)
 		return ret;
-	pd = xr_uobj_lookup(cmd, req.pd_handle, XR_OBJ_PD);
+	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
 	if (!pd)
 		return -EINVAL;
 	if (atomic_read(&pd->uobj.usecnt))
@@ -338,7 +303,7 @@ static int xr_cmd_reg_mr(struct xr_cmd *cmd)
 	if ((req.start & ~PAGE_MASK) != (req.hca_va & ~PAGE_MASK) ||
 	    !req.length || req.length > xdev->attr.max_mr_size)
 		return -EINVAL;
-	pd = xr_uobj_lookup(cmd, req.pd_handle, XR_OBJ_PD);
+	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
 	if (!pd)
 		return -EINVAL;
 
@@ -360,7 +325,7 @@ static int xr_cmd_reg_mr(struct xr_cmd *cmd)
 	ret = xdev->ops->reg_mr(xdev, mr);
 	if (ret)
 		goto err_release;
-	ret = xr_uobj_add(cmd, &mr->uobj, XR_OBJ_MR);
+	ret = xr_uobj_add(cmd->ufile, &mr->uobj, XR_OBJ_MR);
 	if (ret)
 		goto err_dereg;
 	resp.mr_handle = mr->uobj.handle;
@@ -383,17 +348,6 @@ err_free:
 	return ret;
 }
 
-static void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
-{
-	struct xr_device *xdev = ufile->xdev;
-
-	xr_uobj_del(ufile, &mr->uobj);
-	xdev->ops->dereg_mr(xdev, mr);
-	xr_umem_release(xdev->dma_device, mr->umem);
-	atomic_dec(&mr->pd->uobj.usecnt);
-	kfree(mr);
-}
-
 static int xr_cmd_dereg_mr(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_dereg_mr req;
@@ -403,7 +357,7 @@ static int xr_cmd_dereg_mr(struct xr_cmd *cmd)
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
 	if (ret)
 		return ret;
-	mr = xr_uobj_lookup(cmd, req.mr_handle, XR_OBJ_MR);
+	mr = xr_uobj_lookup(cmd->ufile, req.mr_handle, XR_OBJ_MR);
 	if (!mr)
 		return -EINVAL;
 	xr_destroy_mr(cmd->ufile, mr);
@@ -484,7 +438,7 @@ static int xr_cmd_create_cq(struct xr_cmd *cmd)
 	ret = xdev->ops->create_cq(xdev, cq, &cmd->udata);
 	if (ret)
 		goto err_put_channel;
-	ret = xr_uobj_add(cmd, &cq->uobj, XR_OBJ_CQ);
+	ret = xr_uobj_add(cmd->ufile, &cq->uobj, XR_OBJ_CQ);
 	if (ret)
 		goto err_destroy;
 	resp.cq_handle = cq->uobj.handle;
@@ -506,19 +460,6 @@ err_free:
 	return ret;
 }
 
-static void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq)
-{
-	xr_uobj_del(ufile, &cq->uobj);
-	ufile->xdev->ops->destroy_cq(ufile->xdev, cq);
-	if (cq->channel) {
-		xr_event_flush(cq->channel, &cq->comp_events);
-		xr_event_file_put(cq->channel);
-	}
-	if (ufile->async_file)
-		xr_event_flush(ufile->async_file, &cq->async_events);
-	kfree(cq);
-}
-
 static int xr_cmd_destroy_cq(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_destroy_cq_resp resp = {};
@@ -529,7 +470,7 @@ static int xr_cmd_destroy_cq(struct xr_cmd *cmd)
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
 	if (ret)
 		return ret;
-	cq = xr_uobj_lookup(cmd, req.cq_handle, XR_OBJ_CQ);
+	cq = xr_uobj_lookup(cmd->ufile, req.cq_handle, XR_OBJ_CQ);
 	if (!cq)
 		return -EINVAL;
 	if (atomic_read(&cq->uobj.usecnt))
@@ -574,9 +515,9 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
 	if (!qp)
 		return -ENOMEM;
-	qp->pd = xr_uobj_lookup(cmd, req.pd_handle, XR_OBJ_PD);
-	qp->send_cq = xr_uobj_lookup(cmd, req.send_cq_handle, XR_OBJ_CQ);
-	qp->recv_cq = xr_uobj_lookup(cmd, req.recv_cq_handle, XR_OBJ_CQ);
+	qp->pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
+	qp->send_cq = xr_uobj_lookup(cmd->ufile, req.send_cq_handle, XR_OBJ_CQ);
+	qp->recv_cq = xr_uobj_lookup(cmd->ufile, req.recv_cq_handle, XR_OBJ_CQ);
 	if (!qp->pd || !qp->send_cq || !qp->recv_cq) {
 		ret = -EINVAL;
 		goto err_free;
@@ -593,7 +534,7 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	ret = xdev->ops->create_qp(xdev, qp, &cmd->udata);
 	if (ret)
 		goto err_free;
-	ret = xr_uobj_add(cmd, &qp->uobj, XR_OBJ_QP);
+	ret = xr_uobj_add(cmd->ufile, &qp->uobj, XR_OBJ_QP);
 	if (ret)
 		goto err_destroy;
 	resp.qp_handle = qp->uobj.handle;
@@ -616,18 +557,6 @@ err_free:
 	return ret;
 }
 
-static void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp)
-{
-	xr_uobj_del(ufile, &qp->uobj);
-	ufile->xdev->ops->destroy_qp(ufile->xdev, qp);
-	atomic_dec(&qp->pd->uobj.usecnt);
-	atomic_dec(&qp->send_cq->uobj.usecnt);
-	atomic_dec(&qp->recv_cq->uobj.usecnt);
-	if (ufile->async_file)
-		xr_event_flush(ufile->async_file, &qp->async_events);
-	kfree(qp);
-}
-
 static int xr_cmd_destroy_qp(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_destroy_qp_resp resp = {};
@@ -638,7 +567,7 @@ static int xr_cmd_destroy_qp(struct xr_cmd *cmd)
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
 	if (ret)
 		return ret;
-	qp = xr_uobj_lookup(cmd, req.qp_handle, XR_OBJ_QP);
+	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
 	if (!qp)
 		return -EINVAL;
 	resp.events_reported = qp->async_events;
@@ -758,7 +687,7 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
 	if (ret)
 		return ret;
-	qp = xr_uobj_lookup(cmd, req.qp_handle, XR_OBJ_QP);
+	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
 	if (!qp)
 		return -EINVAL;
 	mask = req.attr_mask;
@@ -837,7 +766,7 @@ static int xr_cmd_query_qp(struct xr_cmd *cmd)
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
 	if (ret)
 		return ret;
-	qp = xr_uobj_lookup(cmd, req.qp_handle, XR_OBJ_QP);
+	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
 	if (!qp)
 		return -EINVAL;
 	ret = cmd->xdev->ops->query_qp(cmd->xdev, qp, &attr);
@@ -873,41 +802,6 @@ static int xr_cmd_query_qp(struct xr_cmd *cmd)
 }
 
 /* ---------------------------------------------------------- dispatch */
-
-/**
- * xr_ufile_destroy_objects - destroy every object of a file
- * @ufile: the file, whose lock the caller holds
- *
- * Objects go in dependency order (QPs, MRs, CQs, PDs), so every destroy
- * succeeds; a dead device still releases what the driver holds.
- */
-void xr_ufile_destroy_objects(struct xr_ufile *ufile)
-{
-	struct xr_uobject *uobj;
-	unsigned long index;
-	u32 type;
-
-	for (type = 0; type < XR_OBJ_MAX; type++) {
-		xa_for_each(&ufile->objects, index, uobj) {
-			if (uobj->type != type)
-				continue;
-			switch (type) {
-			case XR_OBJ_QP:
-				xr_destroy_qp(ufile, (struct xr_qp *)uobj);
-				break;
-			case XR_OBJ_MR:
-				xr_destroy_mr(ufile, (struct xr_mr *)uobj);
-				break;
-			case XR_OBJ_CQ:
-				xr_destroy_cq(ufile, (struct xr_cq *)uobj);
-				break;
-			case XR_OBJ_PD:
-				xr_destroy_pd(ufile, (struct xr_pd *)uobj);
-				break;
-			}
-		}
-	}
-}
 
 struct xr_cmd_def {
 	int (*handler)(struct xr_cmd *cmd);

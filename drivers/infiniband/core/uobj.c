@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User objects: the per-file handle table (an xarray), typed lookup, and
+ * destruction, one object at a time or all of a file in dependency order.
+ * Callers hold the file's lock (see uverbs_main.c).
+ */
+#include <linux/slab.h>
+
+#include "core_priv.h"
+
+/**
+ * xr_uobj_lookup - find an object of a file by handle and type
+ * @ufile: the file, whose lock the caller holds
+ * @handle: the handle user space gave
+ * @type: the type it must have
+ *
+ * Return: the object (its struct xr_uobject), or NULL.
+ */
+void *xr_uobj_lookup(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type)
+{
+	struct xr_uobject *uobj = xa_load(&ufile->objects, handle);
+
+	return uobj && uobj->type == type ? uobj : NULL;
+}
+
+/**
+ * xr_uobj_add - give a new object a handle in its file
+ * @ufile: the file, whose lock the caller holds
+ * @uobj: the object
+ * @type: its type
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
+		enum xr_obj_type type)
+{
+	int ret;
+
+	uobj->ufile = ufile;
+	uobj->type = type;
+	ret = xa_alloc(&ufile->objects, &uobj->handle, uobj, xa_limit_32b,
+		       GFP_KERNEL);
+	if (!ret)
+		atomic64_inc(&ufile->xdev->res_count[type]);
+	return ret;
+}
+
+/**
+ * xr_uobj_del - take an object's handle away
+ * @ufile: the file, whose lock the caller holds
+ * @uobj: the object
+ */
+void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj)
+{
+	xa_erase(&ufile->objects, uobj->handle);
+	atomic64_dec(&ufile->xdev->res_count[uobj->type]);
+}
+
+/**
+ * xr_destroy_pd - destroy a protection domain and free it
+ * @ufile: its file, whose lock the caller holds
+ * @pd: the object; nothing may use it any more
+ */
+void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd)
+{
+	xr_uobj_del(ufile, &pd->uobj);
+	ufile->xdev->ops->dealloc_pd(ufile->xdev, pd);
+	kfree(pd);
+}
+
+/**
+ * xr_destroy_mr - destroy a memory region, unpinning its memory and free it
+ * @ufile: its file, whose lock the caller holds
+ * @mr: the object; nothing may use it any more
+ */
+void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
+{
+	struct xr_device *xdev = ufile->xdev;
+
+	xr_uobj_del(ufile, &mr->uobj);
+	xdev->ops->dereg_mr(xdev, mr);
+	xr_umem_release(xdev->dma_device, mr->umem);
+	atomic_dec(&mr->pd->uobj.usecnt);
+	kfree(mr);
+}
+
+/**
+ * xr_destroy_cq - destroy a completion queue and its unread events and free it
+ * @ufile: its file, whose lock the caller holds
+ * @cq: the object; nothing may use it any more
+ */
+void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq)
+{
+	xr_uobj_del(ufile, &cq->uobj);
+	ufile->xdev->ops->destroy_cq(ufile->xdev, cq);
+	if (cq->channel) {
+		xr_event_flush(cq->channel, &cq->comp_events);
+		xr_event_file_put(cq->channel);
+	}
+	if (ufile->async_file)
+		xr_event_flush(ufile->async_file, &cq->async_events);
+	kfree(cq);
+}
+
+/**
+ * xr_destroy_qp - destroy a queue pair and its unread events and free it
+ * @ufile: its file, whose lock the caller holds
+ * @qp: the object; nothing may use it any more
+ */
+void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp)
+{
+	xr_uobj_del(ufile, &qp->uobj);
+	ufile->xdev->ops->destroy_qp(ufile->xdev, qp);
+	atomic_dec(&qp->pd->uobj.usecnt);
+	atomic_dec(&qp->send_cq->uobj.usecnt);
+	atomic_dec(&qp->recv_cq->uobj.usecnt);
+	if (ufile->async_file)
+		xr_event_flush(ufile->async_file, &qp->async_events);
+	kfree(qp);
+}
+
+/**
+ * xr_ufile_destroy_objects - destroy every object of a file
+ * @ufile: the file, whose lock the caller holds
+ *
+ * Objects go in dependency order (QPs, MRs, CQs, PDs), so every destroy
+ * succeeds; a dead device still releases what the driver holds.
+ */
+void xr_ufile_destroy_objects(struct xr_ufile *ufile)
+{
+	struct xr_uobject *uobj;
+	unsigned long index;
+	u32 type;
+
+	for (type = 0; type < XR_OBJ_MAX; type++) {
+		xa_for_each(&ufile->objects, index, uobj) {
+			if (uobj->type != type)
+				continue;
+			switch (type) {
+			case XR_OBJ_QP:
+				xr_destroy_qp(ufile, (struct xr_qp *)uobj);
+				break;
+			case XR_OBJ_MR:
+				xr_destroy_mr(ufile, (struct xr_mr *)uobj);
+				break;
+			case XR_OBJ_CQ:
+				xr_destroy_cq(ufile, (struct xr_cq *)uobj);
+				break;
+			case XR_OBJ_PD:
+				xr_destroy_pd(ufile, (struct xr_pd *)uobj);
+				break;
+			}
+		}
+	}
+}
