@@ -9,21 +9,17 @@
 #include <linux/file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
 
 #include "core_priv.h"
 
-/* IB verbs values the ABI carries. */
-#define XR_QPT_RC		2
+/* IB verbs values the ABI carries that its headers do not name. */
 #define XR_LINK_LAYER_ETH	2
-#define XR_ACCESS_LOCAL_WRITE	BIT(0)
-#define XR_ACCESS_REMOTE_WRITE	BIT(1)
-#define XR_ACCESS_REMOTE_READ	BIT(2)
-#define XR_ACCESS_REMOTE_ATOMIC	BIT(3)
-#define XR_ACCESS_SUPPORTED	(XR_ACCESS_LOCAL_WRITE | \
-				 XR_ACCESS_REMOTE_WRITE | \
-				 XR_ACCESS_REMOTE_READ | \
-				 XR_ACCESS_REMOTE_ATOMIC)
+#define XR_ACCESS_SUPPORTED	(IB_UVERBS_ACCESS_LOCAL_WRITE | \
+				 IB_UVERBS_ACCESS_REMOTE_WRITE | \
+				 IB_UVERBS_ACCESS_REMOTE_READ | \
+				 IB_UVERBS_ACCESS_REMOTE_ATOMIC)
 #define XR_MAX_RD_ATOMIC	16
 
 /**
@@ -279,8 +275,8 @@ static int xr_check_access(u32 access)
 	if (access & ~XR_ACCESS_SUPPORTED)
 		return -EOPNOTSUPP;
 	/* Remote write or atomic access needs local write, as in Linux. */
-	if ((access & (XR_ACCESS_REMOTE_WRITE | XR_ACCESS_REMOTE_ATOMIC)) &&
-	    !(access & XR_ACCESS_LOCAL_WRITE))
+	if ((access & (IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & IB_UVERBS_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
 	return 0;
 }
@@ -315,9 +311,9 @@ static int xr_cmd_reg_mr(struct xr_cmd *cmd)
 	mr->length = req.length;
 	mr->access = req.access_flags;
 	mr->umem = xr_umem_get(xdev->dma_device, req.start, req.length,
-			       req.access_flags & (XR_ACCESS_LOCAL_WRITE |
-						   XR_ACCESS_REMOTE_WRITE |
-						   XR_ACCESS_REMOTE_ATOMIC));
+			       req.access_flags & (IB_UVERBS_ACCESS_LOCAL_WRITE |
+						   IB_UVERBS_ACCESS_REMOTE_WRITE |
+						   IB_UVERBS_ACCESS_REMOTE_ATOMIC));
 	if (IS_ERR(mr->umem)) {
 		ret = PTR_ERR(mr->umem);
 		goto err_free;
@@ -505,7 +501,7 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
 	if (ret)
 		return ret;
-	if (req.qp_type != XR_QPT_RC || req.is_srq)
+	if (req.qp_type != IB_UVERBS_QPT_RC || req.is_srq)
 		return -EOPNOTSUPP;
 	if (!req.max_send_wr || req.max_send_wr > a->max_qp_wr ||
 	    !req.max_recv_wr || req.max_recv_wr > a->max_qp_wr ||
@@ -705,10 +701,10 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	if ((mask & QP_PKEY_INDEX) && req.pkey_index != 0)
 		return -EINVAL;
 	if ((mask & QP_ACCESS_FLAGS) &&
-	    (req.qp_access_flags & ~(XR_ACCESS_REMOTE_WRITE |
-				     XR_ACCESS_REMOTE_READ |
-				     XR_ACCESS_REMOTE_ATOMIC |
-				     XR_ACCESS_LOCAL_WRITE)))
+	    (req.qp_access_flags & ~(IB_UVERBS_ACCESS_REMOTE_WRITE |
+				     IB_UVERBS_ACCESS_REMOTE_READ |
+				     IB_UVERBS_ACCESS_REMOTE_ATOMIC |
+				     IB_UVERBS_ACCESS_LOCAL_WRITE)))
 		return -EINVAL;
 	if ((mask & QP_PATH_MTU) && (req.path_mtu < 1 || req.path_mtu > 5))
 		return -EINVAL;
@@ -735,7 +731,7 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	attr.rq_psn = req.rq_psn & 0xffffff;
 	attr.sq_psn = req.sq_psn & 0xffffff;
 	attr.dest_qp_num = req.dest_qp_num;
-	attr.qp_access_flags = req.qp_access_flags & ~XR_ACCESS_LOCAL_WRITE;
+	attr.qp_access_flags = req.qp_access_flags & ~IB_UVERBS_ACCESS_LOCAL_WRITE;
 	attr.port_num = 1;
 	attr.timeout = req.timeout;
 	attr.retry_cnt = req.retry_cnt;
