@@ -14,6 +14,7 @@
 #include <linux/device.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 struct xr_device;
 struct xr_ufile;
@@ -94,6 +95,9 @@ enum xr_obj_type {
  * @type: enum xr_obj_type
  * @usecnt: objects that refer to this one; destroy is refused while > 0
  * @user_handle: the caller's cookie (CQ, QP), echoed in events
+ * @res_id: its number in the device's resource tracking (what RDMA netlink
+ *	reports): the device's number of a PD, CQ or QP; for an MR an id
+ *	of its own, never a key
  */
 struct xr_uobject {
 	struct xr_ufile *ufile;
@@ -101,6 +105,7 @@ struct xr_uobject {
 	u32 type;
 	atomic_t usecnt;
 	u64 user_handle;
+	u32 res_id;
 };
 
 /** struct xr_pd - protection domain; @pdn: the device's number */
@@ -116,7 +121,8 @@ struct xr_pd {
  * @length: bytes
  * @npages: pages pinned, from the page holding @address
  * @pages: the pinned pages
- * @dma: their bus addresses
+ * @dma: their bus addresses, once mapped
+ * @dma_dev: the device they are mapped for, or NULL while unmapped
  * @writable: pinned for write
  */
 struct xr_umem {
@@ -126,6 +132,7 @@ struct xr_umem {
 	unsigned long npages;
 	struct page **pages;
 	dma_addr_t *dma;
+	struct device *dma_dev;
 	bool writable;
 };
 
@@ -233,7 +240,8 @@ struct xr_qp_attr {
  * @state: current IB state
  * @sq_sig_all: every send work request is signalled
  * @cap: queue sizes
- * @attr: attributes last set by modify
+ * @attr: attributes set by modify so far (with @state, updated under the
+ *	QP resource-tracking lock, so that RDMA netlink reads them whole)
  * @async_events: async events delivered (reported at destroy)
  * @priv: driver data
  */
@@ -336,6 +344,10 @@ struct xr_device_ops {
  * @port_kobjs: one sysfs directory per port (core private)
  * @uverbs: the uverbs character device (core private)
  * @res_count: live user objects per enum xr_obj_type (core private)
+ * @res: resource tracking: res_id -> struct xr_uobject per enum xr_obj_type;
+ *	each xarray's lock also protects what RDMA netlink reads of its
+ *	objects, so that reporting never waits for a command (core private)
+ * @res_next_id: next MR res_id to try (core private)
  * @nr_contexts: open user contexts (core private)
  * @users: the registration plus lookups in progress (core private)
  * @users_done: completed when @users drops to zero (core private)
@@ -360,6 +372,8 @@ struct xr_device {
 	struct kobject **port_kobjs;
 	struct xr_uverbs_dev *uverbs;
 	atomic64_t res_count[XR_OBJ_MAX];
+	struct xarray res[XR_OBJ_MAX];
+	u32 res_next_id;
 	atomic64_t nr_contexts;
 	refcount_t users;
 	struct completion users_done;

@@ -4,6 +4,7 @@
 #define XR_CORE_PRIV_H
 
 #include <linux/cdev.h>
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -41,35 +42,47 @@ struct xr_uverbs_dev {
 
 /**
  * struct xr_ufile - one open uverbs file: a process's context
- * @udev: the uverbs device
+ * @ref: keeps the structure; held by the open file, by each completion
+ *	channel created on it, and by whoever is disassociating it
+ * @udev: the uverbs device (a reference on its class device)
  * @xdev: the RDMA device; NULL once disassociated (device gone or dead)
- * @mapping: the address space of the file, to zap user mappings
+ * @max_mr_size: the device's, for checks made before @lock is taken
  * @list: in @udev->files
+ * @disassociating: being cut off from the device (under @udev->lock)
  * @lock: serialises commands on this file; protects everything below
+ *	that has no lock of its own
  * @has_context: GET_CONTEXT succeeded
  * @objects: handle -> struct xr_uobject
- * @mmap_lock: protects @mmaps; taken under @lock, and by mmap() alone
- *	(which runs under the mm's mmap lock, that commands take under @lock)
+ * @mmap_lock: protects @mmaps and @umaps; taken under the mm's mmap lock
+ *	(mmap() and VMA callbacks run with it held)
  * @mmaps: mmap key -> struct xr_mmap_entry
- * @channels: completion channels created here (holds references)
- * @async_file: the context's async event file (holds a reference)
- * @owner: the process that created the context
- * @comm: its name
+ * @umaps: the VMAs that map this file (struct xr_umap)
+ * @unmapped: the file was cut off its device: no more mappings
+ * @channels_lock: protects @channels
+ * @channels: completion channels created on this file that are still
+ *	open (struct xr_event_file.ufile_list)
+ * @async_file: the context's async event file (holds a reference); set
+ *	once, under @udev->lock, so that event delivery can read it there
+ * @owner: the process that created the context (set with @async_file)
  */
 struct xr_ufile {
+	struct kref ref;
 	struct xr_uverbs_dev *udev;
 	struct xr_device *xdev;
-	struct address_space *mapping;
+	u64 max_mr_size;
 	struct list_head list;
+	bool disassociating;
 	struct mutex lock;	/* serialises commands; protects what follows */
 	bool has_context;
 	struct xarray objects;
-	struct mutex mmap_lock;	/* protects mmaps */
+	struct mutex mmap_lock;	/* protects mmaps and umaps */
 	struct xarray mmaps;
-	struct xarray channels;
+	struct list_head umaps;
+	bool unmapped;
+	spinlock_t channels_lock;	/* protects channels */
+	struct list_head channels;
 	struct xr_event_file *async_file;
 	struct pid *owner;
-	char comm[TASK_COMM_LEN];
 };
 
 /**
@@ -79,6 +92,9 @@ struct xr_ufile {
  * @wait: readers and pollers
  * @dead: no more events will come (the device is gone)
  * @is_async: async event file (else completion channel)
+ * @ufile: the uverbs file a channel was created on (a reference), which
+ *	alone may attach CQs to it; NULL for an async event file
+ * @ufile_list: in @ufile->channels while the channel file is open
  */
 struct xr_event_file {
 	spinlock_t lock;	/* protects events and dead */
@@ -86,6 +102,8 @@ struct xr_event_file {
 	wait_queue_head_t wait;
 	bool dead;
 	bool is_async;
+	struct xr_ufile *ufile;
+	struct list_head ufile_list;
 };
 
 /* device.c */
@@ -111,10 +129,7 @@ void xr_uverbs_async_event(struct xr_device *xdev, u64 element,
 			   u32 event_type);
 int xr_uverbs_chardev(struct xr_device *xdev, dev_t *devt, char *name,
 		      size_t len);
-int xr_res_for_each(struct xr_device *xdev, enum xr_obj_type type,
-		    int (*fn)(struct xr_uobject *uobj, struct xr_ufile *ufile,
-			      void *arg),
-		    void *arg);
+void xr_ufile_put(struct xr_ufile *ufile);
 
 /* uverbs_cmd.c */
 ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
@@ -123,7 +138,7 @@ ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
 /* uobj.c */
 void *xr_uobj_lookup(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type);
 int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
-		enum xr_obj_type type);
+		enum xr_obj_type type, u32 res_id);
 void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj);
 void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd);
 void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr);
@@ -132,19 +147,28 @@ void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp);
 void xr_ufile_destroy_objects(struct xr_ufile *ufile);
 
 /* events.c */
-struct file *xr_event_file_create(bool is_async,
+struct file *xr_event_file_create(struct xr_ufile *channel_of,
 				  struct xr_event_file **evf);
-struct xr_event_file *xr_event_file_get_channel(int fd);
+struct xr_event_file *xr_event_file_get_channel(int fd,
+						struct xr_ufile *ufile);
 void xr_event_file_put(struct xr_event_file *evf);
+void xr_event_kill_channels(struct xr_ufile *ufile);
+u64 xr_event_files_live(void);
 void xr_event_queue(struct xr_event_file *evf, u64 element, u32 event_type,
 		    u32 *counter);
 void xr_event_file_kill(struct xr_event_file *evf);
 void xr_event_flush(struct xr_event_file *evf, u32 *counter);
 
 /* umem.c */
-struct xr_umem *xr_umem_get(struct device *dma_dev, u64 addr, u64 length,
-			    bool writable);
-void xr_umem_release(struct device *dma_dev, struct xr_umem *umem);
+struct xr_umem *xr_umem_pin(u64 addr, u64 length, bool writable);
+int xr_umem_map(struct xr_umem *umem, struct device *dma_dev);
+void xr_umem_release(struct xr_umem *umem);
+
+/* restrack.c */
+void xr_restrack_init(struct xr_device *xdev);
+void xr_restrack_destroy(struct xr_device *xdev);
+int xr_restrack_add(struct xr_device *xdev, struct xr_uobject *uobj, u32 id);
+void xr_restrack_del(struct xr_device *xdev, struct xr_uobject *uobj);
 
 /* netlink.c */
 int xr_nl_init(void);

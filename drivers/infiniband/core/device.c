@@ -22,6 +22,7 @@ static void xr_device_release(struct device *dev)
 {
 	struct xr_device *xdev = container_of(dev, struct xr_device, dev);
 
+	xr_restrack_destroy(xdev);
 	kfree(xdev);
 }
 
@@ -41,6 +42,7 @@ struct xr_device *xr_alloc_device(size_t size)
 	xdev = kzalloc(size, GFP_KERNEL);
 	if (!xdev)
 		return NULL;
+	xr_restrack_init(xdev);
 	device_initialize(&xdev->dev);
 	xdev->dev.class = &xr_class;
 	xdev->dev.release = xr_device_release;
@@ -195,14 +197,21 @@ EXPORT_SYMBOL_GPL(xr_unregister_device);
  *
  * Every open context gets a fatal event and is cut off from the device: its
  * objects are destroyed, its mappings zapped, and its commands fail with
- * -EIO from now on.
+ * -EIO from now on.  New contexts are refused.  A device that is not
+ * registered (yet, or any more) has no users to tell; unregistration waits
+ * for a fatal report in progress.
+ *
+ * Context: process context; sleeps (waits for commands in progress).
  */
 void xr_device_fatal(struct xr_device *xdev)
 {
 	if (xchg(&xdev->dead, true))
 		return;
+	if (!refcount_inc_not_zero(&xdev->users))
+		return;
 	dev_err(&xdev->dev, "device is dead; disconnecting its users\n");
 	xr_uverbs_disassociate_all(xdev);
+	xr_device_put(xdev);
 }
 EXPORT_SYMBOL_GPL(xr_device_fatal);
 

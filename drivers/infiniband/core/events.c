@@ -4,6 +4,12 @@
  * Both are anonymous files that return one event per read(), as Linux's
  * uverbs does (struct ib_uverbs_async_event_desc and struct
  * ib_uverbs_comp_event_desc), block unless O_NONBLOCK, and poll.
+ *
+ * An event file lives while its file is open or anything else holds a
+ * reference: its context (async file), the CQs attached to it (channel).
+ * A channel belongs to the uverbs file it was created on, which alone may
+ * attach CQs to it, and which kills it when it is cut off from the device;
+ * the channel holds a reference on that uverbs file while it is open.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -19,6 +25,9 @@ struct xr_event_file_ref {
 	struct xr_event_file evf;
 	struct kref ref;
 };
+
+/* Event files alive, for the leak checks of debugfs "event_files". */
+static atomic64_t xr_event_files_alive = ATOMIC64_INIT(0);
 
 /* One queued event; @counter counts events of its object that were read. */
 struct xr_event {
@@ -41,6 +50,17 @@ static void xr_event_file_free(struct kref *ref)
 	list_for_each_entry_safe(e, tmp, &r->evf.events, list)
 		kfree(e);
 	kfree(r);
+	atomic64_dec(&xr_event_files_alive);
+}
+
+/**
+ * xr_event_files_live - how many event files exist
+ *
+ * Return: async event files and completion channels not yet freed.
+ */
+u64 xr_event_files_live(void)
+{
+	return atomic64_read(&xr_event_files_alive);
 }
 
 /**
@@ -116,7 +136,16 @@ static __poll_t xr_event_poll(struct file *filp, struct poll_table_struct *wait)
 
 static int xr_event_release(struct inode *inode, struct file *filp)
 {
-	xr_event_file_put(filp->private_data);
+	struct xr_event_file *evf = filp->private_data;
+	struct xr_ufile *ufile = evf->ufile;
+
+	if (ufile) {
+		spin_lock(&ufile->channels_lock);
+		list_del(&evf->ufile_list);
+		spin_unlock(&ufile->channels_lock);
+		xr_ufile_put(ufile);
+	}
+	xr_event_file_put(evf);
 	return 0;
 }
 
@@ -130,30 +159,41 @@ static const struct file_operations xr_event_fops = {
 
 /**
  * xr_event_file_create - make a new event file
- * @is_async: an async event file (else a completion channel)
+ * @channel_of: for a completion channel, the uverbs file it belongs to
+ *	(whose lock the caller holds); NULL for an async event file
  * @evf: out: the event file, with a reference for the caller
  *
  * Return: the file (not yet installed in a descriptor) or an ERR_PTR.
  */
-struct file *xr_event_file_create(bool is_async, struct xr_event_file **evf)
+struct file *xr_event_file_create(struct xr_ufile *channel_of,
+				  struct xr_event_file **evf)
 {
 	struct xr_event_file_ref *r;
 	struct file *filp;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
+	atomic64_inc(&xr_event_files_alive);
 	spin_lock_init(&r->evf.lock);
 	INIT_LIST_HEAD(&r->evf.events);
 	init_waitqueue_head(&r->evf.wait);
-	r->evf.is_async = is_async;
+	INIT_LIST_HEAD(&r->evf.ufile_list);
+	r->evf.is_async = !channel_of;
 	kref_init(&r->ref);	/* the file's reference */
 
 	filp = anon_inode_getfile("[infinibandevent]", &xr_event_fops,
 				  &r->evf, O_RDONLY);
 	if (IS_ERR(filp)) {
-		kfree(r);
+		xr_event_file_put(&r->evf);
 		return filp;
+	}
+	if (channel_of) {
+		kref_get(&channel_of->ref);
+		r->evf.ufile = channel_of;
+		spin_lock(&channel_of->channels_lock);
+		list_add_tail(&r->evf.ufile_list, &channel_of->channels);
+		spin_unlock(&channel_of->channels_lock);
 	}
 	kref_get(&r->ref);	/* the caller's */
 	*evf = &r->evf;
@@ -163,26 +203,44 @@ struct file *xr_event_file_create(bool is_async, struct xr_event_file **evf)
 /**
  * xr_event_file_get_channel - look up a completion channel by descriptor
  * @fd: a descriptor of the calling process
+ * @ufile: the uverbs file that wants to use it
  *
- * Return: the channel with a reference held, or NULL if @fd is not one.
+ * Return: the channel with a reference held, or ERR_PTR(-EBADF) if @fd is
+ * not a completion channel of @ufile (as Linux answers).
  */
-struct xr_event_file *xr_event_file_get_channel(int fd)
+struct xr_event_file *xr_event_file_get_channel(int fd,
+						struct xr_ufile *ufile)
 {
-	struct xr_event_file *evf = NULL;
+	struct xr_event_file *evf = ERR_PTR(-EBADF);
 	struct file *filp;
 
 	filp = fget(fd);
 	if (!filp)
-		return NULL;
+		return evf;
 	if (filp->f_op == &xr_event_fops) {
-		evf = filp->private_data;
-		if (evf->is_async)
-			evf = NULL;
-		else
-			kref_get(&to_ref(evf)->ref);
+		struct xr_event_file *e = filp->private_data;
+
+		if (e->ufile == ufile) {
+			kref_get(&to_ref(e)->ref);
+			evf = e;
+		}
 	}
 	fput(filp);
 	return evf;
+}
+
+/**
+ * xr_event_kill_channels - kill every open completion channel of a file
+ * @ufile: the uverbs file, being cut off from its device
+ */
+void xr_event_kill_channels(struct xr_ufile *ufile)
+{
+	struct xr_event_file *evf;
+
+	spin_lock(&ufile->channels_lock);
+	list_for_each_entry(evf, &ufile->channels, ufile_list)
+		xr_event_file_kill(evf);
+	spin_unlock(&ufile->channels_lock);
 }
 
 /**

@@ -3,6 +3,7 @@
  * xrdma_core module entry: refuses to share the machine with Linux's RDMA
  * core, then sets up the device registry and its sysfs class.
  */
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/namei.h>
 
@@ -33,6 +34,20 @@ static int xr_check_linux_rdma_core(void)
 	return 0;
 }
 
+/*
+ * /sys/kernel/debug/xrdma_core/event_files: the async event files and
+ * completion channels that exist, so that tests can check none is leaked.
+ */
+static struct dentry *xr_debugfs;
+
+static int xr_event_files_get(void *data, u64 *val)
+{
+	*val = xr_event_files_live();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(xr_event_files_fops, xr_event_files_get, NULL,
+			 "%llu\n");
+
 static int __init xr_core_init(void)
 {
 	int ret;
@@ -49,6 +64,10 @@ static int __init xr_core_init(void)
 	ret = xr_nl_init();
 	if (ret)
 		goto err_uverbs_exit;
+	/* debugfs is for debugging: failures are not errors. */
+	xr_debugfs = debugfs_create_dir("xrdma_core", NULL);
+	debugfs_create_file_unsafe("event_files", 0400, xr_debugfs, NULL,
+				   &xr_event_files_fops);
 	return 0;
 
 err_uverbs_exit:
@@ -60,6 +79,7 @@ err_device_exit:
 
 static void __exit xr_core_exit(void)
 {
+	debugfs_remove_recursive(xr_debugfs);
 	xr_nl_exit();
 	xr_uverbs_exit();
 	xr_device_exit();

@@ -543,8 +543,8 @@ struct xr_nl_dump {
 	unsigned long next_dev;	/* index of the next device to visit */
 	u32 dev;		/* if @one_dev: the only device */
 	u32 port;		/* the only port, or 0 */
-	u32 pos;		/* of device @next_dev: next port, or objects
-				 * already visited
+	u32 pos;		/* of device @next_dev: next port, or the
+				 * res_id of the next object
 				 */
 	bool one_dev;
 	bool stat_qp;		/* STAT_GET of QP counters: there are none */
@@ -565,35 +565,26 @@ struct xr_nl_walk;
  * @type: their enum xr_obj_type
  * @table_attr: the nest that holds them in a dump
  * @entry_attr: the nest of one object in a dump
- * @id_attr: the attribute with the object's number
- * @id: the object's number
+ * @id_attr: the attribute with the object's number (its res_id)
  * @fill: puts its attributes; returns 0, 1 to leave the object out, or
- *	-EMSGSIZE
+ *	-EMSGSIZE.  Called under the lock of the device's resource tracking
+ *	of the type (restrack.c), so it must not sleep.
  */
 struct xr_nl_res_type {
 	enum xr_obj_type type;
 	int table_attr;
 	int entry_attr;
 	int id_attr;
-	u32 (*id)(struct xr_uobject *uobj);
 	int (*fill)(struct sk_buff *skb, struct xr_uobject *uobj,
 		    const struct xr_nl_walk *w);
 };
 
-/*
- * Walking the user objects of one type into a dump message (@skip objects
- * were sent before), or looking for the one numbered @id (@by_id).
- */
+/* What the fill functions need besides the object. */
 struct xr_nl_walk {
 	struct sk_buff *skb;
 	struct pid_namespace *ns;
 	const struct xr_nl_res_type *rt;
 	u32 port;
-	u32 skip;
-	u32 pos;
-	u32 filled;
-	u32 id;
-	bool by_id;
 	bool admin;
 	pid_t pid;
 };
@@ -670,8 +661,9 @@ static int xr_nl_fill_mr(struct sk_buff *skb, struct xr_uobject *uobj,
 	    (nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_RKEY, mr->rkey) ||
 	     nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_LKEY, mr->lkey)))
 		return -EMSGSIZE;
+	/* The MRN is a tracking id, unrelated to the keys. */
 	if (xr_nl_put_u64(skb, RDMA_NLDEV_ATTR_RES_MRLEN, mr->length) ||
-	    nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_MRN, mr->lkey))
+	    nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_MRN, uobj->res_id))
 		return -EMSGSIZE;
 	if (mr->pd && nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_PDN, mr->pd->pdn))
 		return -EMSGSIZE;
@@ -694,82 +686,33 @@ static int xr_nl_fill_pd(struct sk_buff *skb, struct xr_uobject *uobj,
 	return 0;
 }
 
-/* Called by xr_res_for_each() with the owner's lock held; must not sleep. */
-static int xr_nl_walk_one(struct xr_uobject *uobj, struct xr_ufile *ufile,
-			  void *arg)
+/*
+ * Like Linux, objects of processes in other PID namespaces are not shown.
+ * Sets w->pid to the owner's PID as seen from the caller (0 if gone).
+ */
+static bool xr_nl_visible(struct xr_uobject *uobj, struct xr_nl_walk *w)
 {
-	struct xr_nl_walk *w = arg;
-	struct nlattr *entry;
-	int ret;
+	struct pid *owner = uobj->ufile->owner;
 
-	if (w->by_id) {
-		if (w->rt->id(uobj) != w->id ||
-		    (ufile->owner && ns_of_pid(ufile->owner) != w->ns))
-			return 0;
-		w->pid = ufile->owner ? pid_nr_ns(ufile->owner, w->ns) : 0;
-		ret = w->rt->fill(w->skb, uobj, w);
-		/* 1 (found) stops the walk */
-		return ret ? (ret < 0 ? ret : 0) : 1;
-	}
-	if (w->pos < w->skip) {
-		w->pos++;
-		return 0;
-	}
-	/* Like Linux, objects of other PID namespaces are not shown. */
-	if (ufile->owner && ns_of_pid(ufile->owner) != w->ns) {
-		w->pos++;
-		return 0;
-	}
-	w->pid = ufile->owner ? pid_nr_ns(ufile->owner, w->ns) : 0;
-	entry = nla_nest_start_noflag(w->skb, w->rt->entry_attr);
-	if (!entry)
-		return -EMSGSIZE;
-	ret = w->rt->fill(w->skb, uobj, w);
-	if (ret) {
-		nla_nest_cancel(w->skb, entry);
-		if (ret < 0)
-			return ret;
-	} else {
-		nla_nest_end(w->skb, entry);
-		w->filled++;
-	}
-	w->pos++;
-	return 0;
-}
-
-static u32 xr_nl_qp_id(struct xr_uobject *uobj)
-{
-	return container_of(uobj, struct xr_qp, uobj)->qpn;
-}
-
-static u32 xr_nl_cq_id(struct xr_uobject *uobj)
-{
-	return container_of(uobj, struct xr_cq, uobj)->cqn;
-}
-
-static u32 xr_nl_mr_id(struct xr_uobject *uobj)
-{
-	return container_of(uobj, struct xr_mr, uobj)->lkey;
-}
-
-static u32 xr_nl_pd_id(struct xr_uobject *uobj)
-{
-	return container_of(uobj, struct xr_pd, uobj)->pdn;
+	if (owner && ns_of_pid(owner) != w->ns)
+		return false;
+	w->pid = owner ? pid_nr_ns(owner, w->ns) : 0;
+	return true;
 }
 
 static const struct xr_nl_res_type xr_nl_res_types[] = {
 	[RDMA_NLDEV_CMD_RES_QP_GET] = { XR_OBJ_QP, RDMA_NLDEV_ATTR_RES_QP,
 		RDMA_NLDEV_ATTR_RES_QP_ENTRY, RDMA_NLDEV_ATTR_RES_LQPN,
-		xr_nl_qp_id, xr_nl_fill_qp },
+		xr_nl_fill_qp },
 	[RDMA_NLDEV_CMD_RES_CQ_GET] = { XR_OBJ_CQ, RDMA_NLDEV_ATTR_RES_CQ,
 		RDMA_NLDEV_ATTR_RES_CQ_ENTRY, RDMA_NLDEV_ATTR_RES_CQN,
-		xr_nl_cq_id, xr_nl_fill_cq },
+		xr_nl_fill_cq },
 	[RDMA_NLDEV_CMD_RES_MR_GET] = { XR_OBJ_MR, RDMA_NLDEV_ATTR_RES_MR,
 		RDMA_NLDEV_ATTR_RES_MR_ENTRY, RDMA_NLDEV_ATTR_RES_MRN,
-		xr_nl_mr_id, xr_nl_fill_mr },
+		xr_nl_fill_mr },
 	[RDMA_NLDEV_CMD_RES_PD_GET] = { XR_OBJ_PD, RDMA_NLDEV_ATTR_RES_PD,
 		RDMA_NLDEV_ATTR_RES_PD_ENTRY, RDMA_NLDEV_ATTR_RES_PDN,
-		xr_nl_pd_id, xr_nl_fill_pd },
+		xr_nl_fill_pd },
 };
 
 /*
@@ -785,18 +728,20 @@ static int xr_nl_res_obj_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	struct xr_nl_walk w = {
 		.ns = task_active_pid_ns(current),
 		.rt = rt,
-		.by_id = true,
 		.admin = netlink_capable(skb, CAP_NET_ADMIN),
 	};
+	struct xr_uobject *uobj;
 	struct xr_device *xdev;
 	struct nlmsghdr *rep;
+	struct xarray *xa;
+	u32 id;
 	int ret;
 
 	if (!tb[rt->id_attr]) {
 		NL_SET_ERR_MSG(extack, "object number is missing");
 		return -EINVAL;
 	}
-	w.id = nla_get_u32(tb[rt->id_attr]);
+	id = nla_get_u32(tb[rt->id_attr]);
 	xdev = xr_nl_get_dev(tb, extack);
 	if (IS_ERR(xdev))
 		return PTR_ERR(xdev);
@@ -816,9 +761,13 @@ static int xr_nl_res_obj_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		ret = -EMSGSIZE;
 		goto err_free;
 	}
-	ret = xr_res_for_each(xdev, rt->type, xr_nl_walk_one, &w);
-	if (ret <= 0) {
-		if (!ret) {
+	xa = &xdev->res[rt->type];
+	xa_lock(xa);
+	uobj = xa_load(xa, id);
+	ret = uobj && xr_nl_visible(uobj, &w) ? rt->fill(w.skb, uobj, &w) : 1;
+	xa_unlock(xa);
+	if (ret) {
+		if (ret > 0) {
 			NL_SET_ERR_MSG(extack, "no such object");
 			ret = -ENOENT;
 		}
@@ -836,9 +785,10 @@ out_put:
 }
 
 /*
- * One message with the objects of one device.  Like Linux, a device without
- * objects gets no message.  Return: 0 when the device is done, -EMSGSIZE
- * when the skb is full (dump->pos says where to resume).
+ * One message with the objects of one device, from res_id dump->pos on.
+ * Like Linux, a device without objects gets no message.  Return: 0 when
+ * the device is done, -EMSGSIZE when the skb is full (dump->pos says where
+ * to resume).
  */
 static int xr_nl_dump_res(struct sk_buff *skb, struct netlink_callback *cb,
 			  struct xr_device *xdev, u32 op)
@@ -850,12 +800,15 @@ static int xr_nl_dump_res(struct sk_buff *skb, struct netlink_callback *cb,
 		.ns = task_active_pid_ns(current),
 		.rt = rt,
 		.port = dump->port,
-		.skip = dump->pos,
 		.admin = netlink_capable(cb->skb, CAP_NET_ADMIN),
 	};
-	struct nlattr *table;
+	struct xarray *xa = &xdev->res[rt->type];
+	struct xr_uobject *uobj;
+	struct nlattr *table, *entry;
 	struct nlmsghdr *nlh;
-	int ret;
+	unsigned long id;
+	u32 filled = 0;
+	int ret = 0;
 
 	nlh = xr_nl_put_hdr(skb, NETLINK_CB(cb->skb).portid,
 			    cb->nlh->nlmsg_seq, op, NLM_F_MULTI);
@@ -866,14 +819,32 @@ static int xr_nl_dump_res(struct sk_buff *skb, struct netlink_callback *cb,
 	table = nla_nest_start_noflag(skb, rt->table_attr);
 	if (!table)
 		goto err_cancel;
-	ret = xr_res_for_each(xdev, rt->type, xr_nl_walk_one, &w);
-	if (!w.filled) {
+	xa_lock(xa);
+	xa_for_each_start(xa, id, uobj, dump->pos) {
+		if (!xr_nl_visible(uobj, &w))
+			continue;
+		entry = nla_nest_start_noflag(skb, rt->entry_attr);
+		ret = entry ? rt->fill(skb, uobj, &w) : -EMSGSIZE;
+		if (ret) {
+			if (entry)
+				nla_nest_cancel(skb, entry);
+			if (ret < 0) {
+				dump->pos = id;	/* resume here */
+				break;
+			}
+			ret = 0;
+			continue;
+		}
+		nla_nest_end(skb, entry);
+		filled++;
+	}
+	xa_unlock(xa);
+	if (!filled) {
 		nlmsg_cancel(skb, nlh);
 		return ret;
 	}
 	nla_nest_end(skb, table);
 	nlmsg_end(skb, nlh);
-	dump->pos = w.pos;
 	return ret;
 
 err_cancel:

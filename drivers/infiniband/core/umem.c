@@ -2,7 +2,8 @@
 /*
  * Pinning user memory for registration: pin_user_pages_fast() with
  * FOLL_LONGTERM, charged to the process's pinned_vm against
- * RLIMIT_MEMLOCK (unless CAP_IPC_LOCK), and DMA mapped for the device.
+ * RLIMIT_MEMLOCK (unless CAP_IPC_LOCK), then, as a separate step taken
+ * under the file's lock, DMA mapped for the device.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
@@ -31,21 +32,23 @@ static void xr_umem_unmap(struct device *dma_dev, struct xr_umem *umem,
 }
 
 /**
- * xr_umem_get - pin and DMA map a range of the caller's memory
- * @dma_dev: the device that will access the pages
+ * xr_umem_pin - pin a range of the caller's memory
  * @addr: first byte
  * @length: bytes, at least 1
  * @writable: the device may write (pins with FOLL_WRITE)
  *
- * Return: the pinned memory or an ERR_PTR: -EINVAL for an empty or
- * overflowing range, -ENOMEM over RLIMIT_MEMLOCK or out of memory, -EFAULT
- * for an address range that is not mapped.
+ * May wait for page faults as long as they take (userfaultfd, FUSE), so
+ * the caller holds no lock that others might wait for; a fatal signal
+ * ends it.
+ *
+ * Return: the pinned memory, not yet DMA mapped, or an ERR_PTR: -EINVAL
+ * for an empty or overflowing range, -ENOMEM over RLIMIT_MEMLOCK or out of
+ * memory, -EFAULT for an address range that is not mapped, -EINTR.
  */
-struct xr_umem *xr_umem_get(struct device *dma_dev, u64 addr, u64 length,
-			    bool writable)
+struct xr_umem *xr_umem_pin(u64 addr, u64 length, bool writable)
 {
 	unsigned int gup_flags = FOLL_LONGTERM | (writable ? FOLL_WRITE : 0);
-	unsigned long npages, npinned = 0, nmapped = 0, lock_limit;
+	unsigned long npages, npinned = 0, lock_limit;
 	struct mm_struct *mm = current->mm;
 	struct xr_umem *umem;
 	u64 end;
@@ -59,7 +62,7 @@ struct xr_umem *xr_umem_get(struct device *dma_dev, u64 addr, u64 length,
 	if (!npages || npages > INT_MAX)
 		return ERR_PTR(-EINVAL);
 
-	umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+	umem = kzalloc(sizeof(*umem), GFP_KERNEL_ACCOUNT);
 	if (!umem)
 		return ERR_PTR(-ENOMEM);
 	umem->address = addr;
@@ -76,8 +79,8 @@ struct xr_umem *xr_umem_get(struct device *dma_dev, u64 addr, u64 length,
 		goto err_uncharge;
 	}
 
-	umem->pages = kvcalloc(npages, sizeof(*umem->pages), GFP_KERNEL);
-	umem->dma = kvcalloc(npages, sizeof(*umem->dma), GFP_KERNEL);
+	umem->pages = kvcalloc(npages, sizeof(*umem->pages), GFP_KERNEL_ACCOUNT);
+	umem->dma = kvcalloc(npages, sizeof(*umem->dma), GFP_KERNEL_ACCOUNT);
 	if (!umem->pages || !umem->dma) {
 		ret = -ENOMEM;
 		goto err_free_arrays;
@@ -100,20 +103,8 @@ struct xr_umem *xr_umem_get(struct device *dma_dev, u64 addr, u64 length,
 		}
 		cond_resched();
 	}
-
-	for (nmapped = 0; nmapped < npages; nmapped++) {
-		umem->dma[nmapped] = dma_map_page(dma_dev, umem->pages[nmapped],
-						  0, PAGE_SIZE,
-						  DMA_BIDIRECTIONAL);
-		if (dma_mapping_error(dma_dev, umem->dma[nmapped])) {
-			ret = -ENOMEM;
-			goto err_unmap;
-		}
-	}
 	return umem;
 
-err_unmap:
-	xr_umem_unmap(dma_dev, umem, nmapped);
 err_unpin:
 	xr_umem_unpin(umem, npinned);
 err_free_arrays:
@@ -127,16 +118,39 @@ err_uncharge:
 }
 
 /**
- * xr_umem_release - undo xr_umem_get()
- * @dma_dev: the device given to xr_umem_get()
+ * xr_umem_map - DMA map pinned memory for a device
+ * @umem: from xr_umem_pin(), not mapped yet
+ * @dma_dev: the device that will access the pages
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xr_umem_map(struct xr_umem *umem, struct device *dma_dev)
+{
+	unsigned long n;
+
+	for (n = 0; n < umem->npages; n++) {
+		umem->dma[n] = dma_map_page(dma_dev, umem->pages[n], 0,
+					    PAGE_SIZE, DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dma_dev, umem->dma[n])) {
+			xr_umem_unmap(dma_dev, umem, n);
+			return -ENOMEM;
+		}
+	}
+	umem->dma_dev = dma_dev;
+	return 0;
+}
+
+/**
+ * xr_umem_release - undo xr_umem_map() if it was done, and xr_umem_pin()
  * @umem: the pinned memory
  *
  * The pages are marked dirty if the device could write them, unpinned, and
  * the pinned_vm charge is returned to the process that made it.
  */
-void xr_umem_release(struct device *dma_dev, struct xr_umem *umem)
+void xr_umem_release(struct xr_umem *umem)
 {
-	xr_umem_unmap(dma_dev, umem, umem->npages);
+	if (umem->dma_dev)
+		xr_umem_unmap(umem->dma_dev, umem, umem->npages);
 	xr_umem_unpin(umem, umem->npages);
 	kvfree(umem->dma);
 	kvfree(umem->pages);

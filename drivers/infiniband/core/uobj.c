@@ -24,15 +24,16 @@ void *xr_uobj_lookup(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type)
 }
 
 /**
- * xr_uobj_add - give a new object a handle in its file
+ * xr_uobj_add - give a new object a handle in its file and track it
  * @ufile: the file, whose lock the caller holds
- * @uobj: the object
+ * @uobj: the object, fully set up
  * @type: its type
+ * @res_id: the device's number for it (see xr_restrack_add())
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0 or a negative errno.
  */
 int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
-		enum xr_obj_type type)
+		enum xr_obj_type type, u32 res_id)
 {
 	int ret;
 
@@ -40,18 +41,25 @@ int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
 	uobj->type = type;
 	ret = xa_alloc(&ufile->objects, &uobj->handle, uobj, xa_limit_32b,
 		       GFP_KERNEL);
-	if (!ret)
-		atomic64_inc(&ufile->xdev->res_count[type]);
-	return ret;
+	if (ret)
+		return ret;
+	ret = xr_restrack_add(ufile->xdev, uobj, res_id);
+	if (ret) {
+		xa_erase(&ufile->objects, uobj->handle);
+		return ret;
+	}
+	atomic64_inc(&ufile->xdev->res_count[type]);
+	return 0;
 }
 
 /**
- * xr_uobj_del - take an object's handle away
+ * xr_uobj_del - take an object's handle away and stop tracking it
  * @ufile: the file, whose lock the caller holds
  * @uobj: the object
  */
 void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj)
 {
+	xr_restrack_del(ufile->xdev, uobj);
 	xa_erase(&ufile->objects, uobj->handle);
 	atomic64_dec(&ufile->xdev->res_count[uobj->type]);
 }
@@ -79,7 +87,7 @@ void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
 
 	xr_uobj_del(ufile, &mr->uobj);
 	xdev->ops->dereg_mr(xdev, mr);
-	xr_umem_release(xdev->dma_device, mr->umem);
+	xr_umem_release(mr->umem);
 	atomic_dec(&mr->pd->uobj.usecnt);
 	kfree(mr);
 }

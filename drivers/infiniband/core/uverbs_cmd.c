@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The uverbs write() command ABI of <rdma/ib_user_verbs.h>: header checks
- * as Linux makes them, then one handler per command.  Handlers run with
- * the file's lock held (see uverbs_main.c), so a file's commands and its
- * objects never race each other.
+ * as Linux makes them, then one handler per command.  The core request is
+ * copied in before the file's lock is taken; handlers run with it held
+ * (see uverbs_main.c), so a file's commands and its objects never race
+ * each other.  REG_MR pins its memory, which may wait on page faults for
+ * as long as user space likes, before it takes the lock.
  */
 #include <linux/fcntl.h>
 #include <linux/file.h>
@@ -22,45 +24,66 @@
 				 IB_UVERBS_ACCESS_REMOTE_ATOMIC)
 #define XR_MAX_RD_ATOMIC	16
 
+/* Room for the largest core request of any command. */
+#define XR_CMD_REQ_MAX	128
+
 /**
  * struct xr_cmd - one command being run
  * @ufile: the file it came from
- * @xdev: the device
- * @in: the core request (after the header)
+ * @xdev: the device (set once the file's lock is held)
+ * @in: the core request in user memory (after the header)
  * @inlen: its length
+ * @req: the core request, copied in before the lock
  * @resp: where the core answer goes
  * @outlen: room there
  * @udata: the driver's part
  * @is_ex: extended command (64-bit words)
+ * @is_get_context: the command is GET_CONTEXT (allowed without a context)
  */
 struct xr_cmd {
 	struct xr_ufile *ufile;
 	struct xr_device *xdev;
 	const void __user *in;
 	size_t inlen;
+	u64 req[XR_CMD_REQ_MAX / sizeof(u64)];
 	void __user *resp;
 	size_t outlen;
 	struct xr_udata udata;
 	bool is_ex;
+	bool is_get_context;
 };
 
-/* Copy the core request; an extended command's extra bytes must be 0. */
+/* The core request, which xr_uverbs_dispatch() copied in and checked. */
 static int xr_cmd_in(struct xr_cmd *cmd, void *req, size_t size)
 {
-	if (cmd->inlen < size)
-		return -ENOSPC;
-	if (copy_from_user(req, cmd->in, size))
-		return -EFAULT;
-	if (cmd->is_ex && cmd->inlen > size) {
-		int zeroed = check_zeroed_user(cmd->in + size,
-					       cmd->inlen - size);
+	memcpy(req, cmd->req, size);
+	return 0;
+}
 
-		if (zeroed < 0)
-			return zeroed;
-		if (!zeroed)
-			return -EOPNOTSUPP;
+/*
+ * Take the file's lock for the command: the file must still have its
+ * device and, except for GET_CONTEXT, a context.
+ */
+static int xr_cmd_lock(struct xr_cmd *cmd)
+{
+	struct xr_ufile *ufile = cmd->ufile;
+
+	mutex_lock(&ufile->lock);
+	cmd->xdev = ufile->xdev;
+	if (!cmd->xdev) {
+		mutex_unlock(&ufile->lock);
+		return -EIO;
+	}
+	if (!ufile->has_context && !cmd->is_get_context) {
+		mutex_unlock(&ufile->lock);
+		return -EINVAL;
 	}
 	return 0;
+}
+
+static void xr_cmd_unlock(struct xr_cmd *cmd)
+{
+	mutex_unlock(&cmd->ufile->lock);
 }
 
 static int xr_cmd_out(struct xr_cmd *cmd, const void *resp, size_t size)
@@ -90,7 +113,7 @@ static int xr_cmd_get_context(struct xr_cmd *cmd)
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
 		return fd;
-	filp = xr_event_file_create(true, &evf);
+	filp = xr_event_file_create(NULL, &evf);
 	if (IS_ERR(filp)) {
 		ret = PTR_ERR(filp);
 		goto err_put_fd;
@@ -106,9 +129,11 @@ static int xr_cmd_get_context(struct xr_cmd *cmd)
 	if (ret)
 		goto err_fput;
 
-	ufile->async_file = evf;
 	ufile->owner = get_task_pid(current, PIDTYPE_TGID);
-	get_task_comm(ufile->comm, current);
+	/* Event delivery reads it under the device's file-list lock. */
+	mutex_lock(&ufile->udev->lock);
+	ufile->async_file = evf;
+	mutex_unlock(&ufile->udev->lock);
 	ufile->has_context = true;
 	atomic64_inc(&cmd->xdev->nr_contexts);
 	fd_install(fd, filp);
@@ -226,13 +251,13 @@ static int xr_cmd_alloc_pd(struct xr_cmd *cmd)
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
 	if (ret)
 		return ret;
-	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	pd = kzalloc(sizeof(*pd), GFP_KERNEL_ACCOUNT);
 	if (!pd)
 		return -ENOMEM;
 	ret = cmd->xdev->ops->alloc_pd(cmd->xdev, pd);
 	if (ret)
 		goto err_free;
-	ret = xr_uobj_add(cmd->ufile, &pd->uobj, XR_OBJ_PD);
+	ret = xr_uobj_add(cmd->ufile, &pd->uobj, XR_OBJ_PD, pd->pdn);
 	if (ret)
 		goto err_dealloc;
 	resp.pd_handle = pd->uobj.handle;
@@ -281,11 +306,17 @@ static int xr_check_access(u32 access)
 	return 0;
 }
 
+/*
+ * Runs without the file's lock at first: pinning may wait on page faults
+ * (userfaultfd, FUSE) for as long as user space likes, and nobody else may
+ * wait for that.  The lock is taken once the pages are pinned.
+ */
 static int xr_cmd_reg_mr(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_reg_mr_resp resp = {};
-	struct xr_device *xdev = cmd->xdev;
 	struct ib_uverbs_reg_mr req;
+	struct xr_device *xdev;
+	struct xr_umem *umem;
 	struct xr_mr *mr;
 	struct xr_pd *pd;
 	int ret;
@@ -297,31 +328,41 @@ static int xr_cmd_reg_mr(struct xr_cmd *cmd)
 	if (ret)
 		return ret;
 	if ((req.start & ~PAGE_MASK) != (req.hca_va & ~PAGE_MASK) ||
-	    !req.length || req.length > xdev->attr.max_mr_size)
+	    !req.length || req.length > cmd->ufile->max_mr_size)
 		return -EINVAL;
-	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
-	if (!pd)
-		return -EINVAL;
+	umem = xr_umem_pin(req.start, req.length,
+			   req.access_flags & (IB_UVERBS_ACCESS_LOCAL_WRITE |
+					       IB_UVERBS_ACCESS_REMOTE_WRITE |
+					       IB_UVERBS_ACCESS_REMOTE_ATOMIC));
+	if (IS_ERR(umem))
+		return PTR_ERR(umem);
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr)
-		return -ENOMEM;
+	ret = xr_cmd_lock(cmd);
+	if (ret)
+		goto err_release;
+	xdev = cmd->xdev;
+	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
+	if (!pd) {
+		ret = -EINVAL;
+		goto err_unlock;
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
+	if (!mr) {
+		ret = -ENOMEM;
+		goto err_unlock;
+	}
 	mr->pd = pd;
 	mr->iova = req.hca_va;
 	mr->length = req.length;
 	mr->access = req.access_flags;
-	mr->umem = xr_umem_get(xdev->dma_device, req.start, req.length,
-			       req.access_flags & (IB_UVERBS_ACCESS_LOCAL_WRITE |
-						   IB_UVERBS_ACCESS_REMOTE_WRITE |
-						   IB_UVERBS_ACCESS_REMOTE_ATOMIC));
-	if (IS_ERR(mr->umem)) {
-		ret = PTR_ERR(mr->umem);
+	mr->umem = umem;
+	ret = xr_umem_map(umem, xdev->dma_device);
+	if (ret)
 		goto err_free;
-	}
 	ret = xdev->ops->reg_mr(xdev, mr);
 	if (ret)
-		goto err_release;
-	ret = xr_uobj_add(cmd->ufile, &mr->uobj, XR_OBJ_MR);
+		goto err_free;
+	ret = xr_uobj_add(cmd->ufile, &mr->uobj, XR_OBJ_MR, 0);
 	if (ret)
 		goto err_dereg;
 	resp.mr_handle = mr->uobj.handle;
@@ -331,16 +372,19 @@ static int xr_cmd_reg_mr(struct xr_cmd *cmd)
 	if (ret)
 		goto err_del;
 	atomic_inc(&pd->uobj.usecnt);
+	xr_cmd_unlock(cmd);
 	return 0;
 
 err_del:
 	xr_uobj_del(cmd->ufile, &mr->uobj);
 err_dereg:
 	xdev->ops->dereg_mr(xdev, mr);
-err_release:
-	xr_umem_release(xdev->dma_device, mr->umem);
 err_free:
 	kfree(mr);
+err_unlock:
+	xr_cmd_unlock(cmd);
+err_release:
+	xr_umem_release(umem);
 	return ret;
 }
 
@@ -368,7 +412,6 @@ static int xr_cmd_create_comp_channel(struct xr_cmd *cmd)
 	struct ib_uverbs_create_comp_channel req;
 	struct xr_event_file *evf;
 	struct file *filp;
-	u32 index;
 	int fd, ret;
 
 	ret = xr_cmd_in(cmd, &req, sizeof(req));
@@ -377,27 +420,22 @@ static int xr_cmd_create_comp_channel(struct xr_cmd *cmd)
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
 		return fd;
-	filp = xr_event_file_create(false, &evf);
+	filp = xr_event_file_create(cmd->ufile, &evf);
 	if (IS_ERR(filp)) {
 		ret = PTR_ERR(filp);
 		goto err_put_fd;
 	}
-	ret = xa_alloc(&cmd->ufile->channels, &index, evf, xa_limit_32b,
-		       GFP_KERNEL);
-	if (ret)
-		goto err_fput;
+	/* The channel lives while its file is open or a CQ uses it. */
+	xr_event_file_put(evf);
 	resp.fd = fd;
 	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
 	if (ret)
-		goto err_erase;
+		goto err_fput;
 	fd_install(fd, filp);
 	return 0;
 
-err_erase:
-	xa_erase(&cmd->ufile->channels, index);
 err_fput:
 	fput(filp);
-	xr_event_file_put(evf);
 err_put_fd:
 	put_unused_fd(fd);
 	return ret;
@@ -417,13 +455,15 @@ static int xr_cmd_create_cq(struct xr_cmd *cmd)
 	if (!req.cqe || req.cqe > xdev->attr.max_cqe ||
 	    req.comp_vector >= xdev->num_comp_vectors)
 		return -EINVAL;
-	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL_ACCOUNT);
 	if (!cq)
 		return -ENOMEM;
 	if (req.comp_channel >= 0) {
-		cq->channel = xr_event_file_get_channel(req.comp_channel);
-		if (!cq->channel) {
-			ret = -EINVAL;
+		cq->channel = xr_event_file_get_channel(req.comp_channel,
+							cmd->ufile);
+		if (IS_ERR(cq->channel)) {
+			ret = PTR_ERR(cq->channel);
+			cq->channel = NULL;
 			goto err_free;
 		}
 	}
@@ -434,7 +474,7 @@ static int xr_cmd_create_cq(struct xr_cmd *cmd)
 	ret = xdev->ops->create_cq(xdev, cq, &cmd->udata);
 	if (ret)
 		goto err_put_channel;
-	ret = xr_uobj_add(cmd->ufile, &cq->uobj, XR_OBJ_CQ);
+	ret = xr_uobj_add(cmd->ufile, &cq->uobj, XR_OBJ_CQ, cq->cqn);
 	if (ret)
 		goto err_destroy;
 	resp.cq_handle = cq->uobj.handle;
@@ -508,7 +548,7 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	    req.max_send_sge > a->max_sge || req.max_recv_sge > a->max_sge)
 		return -EINVAL;
 
-	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+	qp = kzalloc(sizeof(*qp), GFP_KERNEL_ACCOUNT);
 	if (!qp)
 		return -ENOMEM;
 	qp->pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
@@ -530,7 +570,7 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	ret = xdev->ops->create_qp(xdev, qp, &cmd->udata);
 	if (ret)
 		goto err_free;
-	ret = xr_uobj_add(cmd->ufile, &qp->uobj, XR_OBJ_QP);
+	ret = xr_uobj_add(cmd->ufile, &qp->uobj, XR_OBJ_QP, qp->qpn);
 	if (ret)
 		goto err_destroy;
 	resp.qp_handle = qp->uobj.handle;
@@ -671,6 +711,43 @@ static bool xr_modify_qp_is_ok(u32 cur, u32 next, u32 mask)
 	return !(mask & ~(req | opt | QP_STATE));
 }
 
+/* Keep the attributes that a modify set, for queries and RDMA netlink. */
+static void xr_qp_save_attr(struct xr_qp_attr *to,
+			    const struct xr_qp_attr *from, u32 mask)
+{
+	to->qp_state = from->qp_state;
+	if (mask & QP_PATH_MTU)
+		to->path_mtu = from->path_mtu;
+	if (mask & QP_RQ_PSN)
+		to->rq_psn = from->rq_psn;
+	if (mask & QP_SQ_PSN)
+		to->sq_psn = from->sq_psn;
+	if (mask & QP_DEST_QPN)
+		to->dest_qp_num = from->dest_qp_num;
+	if (mask & QP_ACCESS_FLAGS)
+		to->qp_access_flags = from->qp_access_flags;
+	if (mask & QP_PORT)
+		to->port_num = from->port_num;
+	if (mask & QP_TIMEOUT)
+		to->timeout = from->timeout;
+	if (mask & QP_RETRY_CNT)
+		to->retry_cnt = from->retry_cnt;
+	if (mask & QP_RNR_RETRY)
+		to->rnr_retry = from->rnr_retry;
+	if (mask & QP_MIN_RNR_TIMER)
+		to->min_rnr_timer = from->min_rnr_timer;
+	if (mask & QP_MAX_QP_RD_ATOMIC)
+		to->max_rd_atomic = from->max_rd_atomic;
+	if (mask & QP_MAX_DEST_RD_ATOMIC)
+		to->max_dest_rd_atomic = from->max_dest_rd_atomic;
+	if (mask & QP_AV) {
+		memcpy(to->dgid, from->dgid, sizeof(to->dgid));
+		to->sgid_index = from->sgid_index;
+		to->hop_limit = from->hop_limit;
+		to->traffic_class = from->traffic_class;
+	}
+}
+
 static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 {
 	struct xr_device *xdev = cmd->xdev;
@@ -747,7 +824,11 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	ret = xdev->ops->modify_qp(xdev, qp, &attr, mask & ~QP_CUR_STATE);
 	if (ret)
 		return ret;
+	/* Under the lock that RDMA netlink reads QPs with (restrack.c). */
+	xa_lock(&xdev->res[XR_OBJ_QP]);
 	qp->state = next;
+	xr_qp_save_attr(&qp->attr, &attr, mask);
+	xa_unlock(&xdev->res[XR_OBJ_QP]);
 	return 0;
 }
 
@@ -804,6 +885,7 @@ struct xr_cmd_def {
 	u16 req_size;	/* core request, without the header */
 	u16 resp_size;	/* core answer; 0: the command has none */
 	bool has_udata;	/* driver data may follow */
+	bool self_locking;	/* the handler takes the file's lock itself */
 };
 
 #define CMD(_name, _handler, _req, _resp, _udata)			\
@@ -821,8 +903,10 @@ static const struct xr_cmd_def xr_cmds[] = {
 	    sizeof(struct ib_uverbs_alloc_pd_resp), true),
 	CMD(DEALLOC_PD, xr_cmd_dealloc_pd, struct ib_uverbs_dealloc_pd,
 	    0, false),
-	CMD(REG_MR, xr_cmd_reg_mr, struct ib_uverbs_reg_mr,
-	    sizeof(struct ib_uverbs_reg_mr_resp), true),
+	[IB_USER_VERBS_CMD_REG_MR] = {
+		xr_cmd_reg_mr, sizeof(struct ib_uverbs_reg_mr),
+		sizeof(struct ib_uverbs_reg_mr_resp), true,
+		.self_locking = true },
 	CMD(DEREG_MR, xr_cmd_dereg_mr, struct ib_uverbs_dereg_mr, 0, false),
 	CMD(CREATE_COMP_CHANNEL, xr_cmd_create_comp_channel,
 	    struct ib_uverbs_create_comp_channel,
@@ -839,6 +923,10 @@ static const struct xr_cmd_def xr_cmds[] = {
 	CMD(DESTROY_QP, xr_cmd_destroy_qp, struct ib_uverbs_destroy_qp,
 	    sizeof(struct ib_uverbs_destroy_qp_resp), false),
 };
+
+/* The largest core requests fit the copy in struct xr_cmd. */
+static_assert(sizeof(struct ib_uverbs_modify_qp) <= XR_CMD_REQ_MAX);
+static_assert(sizeof(struct ib_uverbs_create_qp) <= XR_CMD_REQ_MAX);
 
 static const struct xr_cmd_def xr_ex_cmds[] = {
 	[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = {
@@ -963,14 +1051,30 @@ ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
 	if (ret)
 		return ret;
 
-	mutex_lock(&ufile->lock);
-	cmd.xdev = ufile->xdev;
-	if (!cmd.xdev)
-		ret = -EIO;
-	else if (!ufile->has_context && def->handler != xr_cmd_get_context)
-		ret = -EINVAL;
-	else
+	/* Copy the request in now: no fault while the file's lock is held. */
+	if (WARN_ON_ONCE(def->req_size > sizeof(cmd.req)))
+		return -EINVAL;
+	if (copy_from_user(cmd.req, cmd.in, def->req_size))
+		return -EFAULT;
+	if (cmd.is_ex && cmd.inlen > def->req_size) {
+		/* An extended command's extra bytes must be 0. */
+		ret = check_zeroed_user(cmd.in + def->req_size,
+					cmd.inlen - def->req_size);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			return -EOPNOTSUPP;
+	}
+	cmd.is_get_context = def->handler == xr_cmd_get_context;
+
+	if (def->self_locking) {
 		ret = def->handler(&cmd);
-	mutex_unlock(&ufile->lock);
+	} else {
+		ret = xr_cmd_lock(&cmd);
+		if (!ret) {
+			ret = def->handler(&cmd);
+			xr_cmd_unlock(&cmd);
+		}
+	}
 	return ret ? ret : count;
 }

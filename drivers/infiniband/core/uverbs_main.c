@@ -4,14 +4,19 @@
  * "infiniband_verbs" class, the files processes open, their mmaps, and
  * cutting files off from a device that went away or died.
  *
- * Locking: xr_uverbs_dev.lock protects the device pointer and the list of
- * files; xr_ufile.lock serialises the commands of one file and protects its
- * objects; xr_ufile.mmap_lock protects its mmap keys.  Lock order:
- * xr_uverbs_dev.lock, xr_ufile.lock, the mm's mmap lock, xr_ufile.mmap_lock.
+ * Locking: xr_uverbs_dev.lock protects the device pointer, the list of
+ * files and their async event files; it is never held while waiting for a
+ * file's lock.  xr_ufile.lock serialises the commands of one file and
+ * protects its objects; only that file's commands, its release and its
+ * disassociation from a dead or removed device take it.  xr_ufile.mmap_lock
+ * protects its mmap keys and VMAs.  Lock order: xr_ufile.lock, the mm's
+ * mmap lock, xr_ufile.mmap_lock; xr_uverbs_dev.lock, then an event file's
+ * locks.
  */
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <rdma/ib_user_verbs.h>
@@ -91,6 +96,43 @@ struct xr_mmap_entry {
 	size_t size;
 };
 
+/*
+ * A VMA that maps buffers of a file (vm_private_data), on the file's list
+ * so that cutting the file off its device zaps exactly its own mappings:
+ * the inode's address space is shared by every open of uverbsN.
+ */
+struct xr_umap {
+	struct list_head list;
+	struct vm_area_struct *vma;
+};
+
+static void xr_ufile_release(struct kref *ref)
+{
+	struct xr_ufile *ufile = container_of(ref, struct xr_ufile, ref);
+	struct xr_uverbs_dev *udev = ufile->udev;
+
+	WARN_ON(!xa_empty(&ufile->objects) || !xa_empty(&ufile->mmaps) ||
+		!list_empty(&ufile->umaps) || !list_empty(&ufile->channels));
+	if (ufile->async_file)
+		xr_event_file_put(ufile->async_file);
+	xa_destroy(&ufile->objects);
+	xa_destroy(&ufile->mmaps);
+	put_pid(ufile->owner);
+	mutex_destroy(&ufile->mmap_lock);
+	mutex_destroy(&ufile->lock);
+	kfree(ufile);
+	put_device(&udev->dev);
+}
+
+/**
+ * xr_ufile_put - drop a reference to a uverbs file's structure
+ * @ufile: the file
+ */
+void xr_ufile_put(struct xr_ufile *ufile)
+{
+	kref_put(&ufile->ref, xr_ufile_release);
+}
+
 static int xr_uverbs_open(struct inode *inode, struct file *filp)
 {
 	struct xr_uverbs_dev *udev =
@@ -98,16 +140,18 @@ static int xr_uverbs_open(struct inode *inode, struct file *filp)
 	struct xr_ufile *ufile;
 	int ret = 0;
 
-	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL_ACCOUNT);
 	if (!ufile)
 		return -ENOMEM;
+	kref_init(&ufile->ref);
 	mutex_init(&ufile->lock);
 	mutex_init(&ufile->mmap_lock);
 	xa_init_flags(&ufile->objects, XA_FLAGS_ALLOC);
 	xa_init_flags(&ufile->mmaps, XA_FLAGS_ALLOC1);
-	xa_init_flags(&ufile->channels, XA_FLAGS_ALLOC);
+	INIT_LIST_HEAD(&ufile->umaps);
+	spin_lock_init(&ufile->channels_lock);
+	INIT_LIST_HEAD(&ufile->channels);
 	ufile->udev = udev;
-	ufile->mapping = filp->f_mapping;
 
 	mutex_lock(&udev->lock);
 	if (!udev->xdev)
@@ -120,6 +164,7 @@ static int xr_uverbs_open(struct inode *inode, struct file *filp)
 		return ret;
 	}
 	ufile->xdev = udev->xdev;
+	ufile->max_mr_size = udev->xdev->attr.max_mr_size;
 	list_add_tail(&ufile->list, &udev->files);
 	get_device(&udev->dev);
 	mutex_unlock(&udev->lock);
@@ -128,27 +173,80 @@ static int xr_uverbs_open(struct inode *inode, struct file *filp)
 	return nonseekable_open(inode, filp);
 }
 
-/* Caller holds ufile->lock.  Safe to call more than once. */
-static void xr_ufile_disconnect(struct xr_ufile *ufile, bool fatal)
+/*
+ * Tell the context that no more events come (after DEVICE_FATAL if
+ * @fatal).  Caller holds @ufile->udev->lock or @ufile->lock, either of
+ * which keeps @ufile->async_file from changing.
+ */
+static void xr_ufile_kill_events(struct xr_ufile *ufile, bool fatal)
 {
-	struct xr_event_file *evf;
-	unsigned long index;
-
-	if (!ufile->xdev)
-		return;
-	xr_ufile_destroy_objects(ufile);
-	if (ufile->has_context)
-		atomic64_dec(&ufile->xdev->nr_contexts);
-	/* User mappings of this device now fault instead. */
-	unmap_mapping_range(ufile->mapping, 0, 0, 1);
 	if (ufile->async_file) {
 		if (fatal)
 			xr_event_queue(ufile->async_file, 0,
 				       XR_EVENT_DEVICE_FATAL, NULL);
 		xr_event_file_kill(ufile->async_file);
 	}
-	xa_for_each(&ufile->channels, index, evf)
-		xr_event_file_kill(evf);
+	xr_event_kill_channels(ufile);
+}
+
+/*
+ * Zap every VMA of this file, one mm at a time (the VMAs' mmap lock comes
+ * before mmap_lock), and refuse new ones.  As in Linux's
+ * uverbs_user_mmap_disassociate().  Caller holds ufile->lock.
+ */
+static void xr_ufile_zap_mappings(struct xr_ufile *ufile)
+{
+	struct xr_umap *umap, *next;
+	struct vm_area_struct *vma;
+	struct mm_struct *mm;
+
+	mutex_lock(&ufile->mmap_lock);
+	ufile->unmapped = true;
+	mutex_unlock(&ufile->mmap_lock);
+	for (;;) {
+		mm = NULL;
+		mutex_lock(&ufile->mmap_lock);
+		while (!list_empty(&ufile->umaps)) {
+			umap = list_first_entry(&ufile->umaps, struct xr_umap,
+						list);
+			if (mmget_not_zero(umap->vma->vm_mm)) {
+				mm = umap->vma->vm_mm;
+				break;
+			}
+			/* The mm is exiting: its VMAs are going anyway. */
+			list_del_init(&umap->list);
+		}
+		mutex_unlock(&ufile->mmap_lock);
+		if (!mm)
+			return;
+
+		mmap_read_lock(mm);
+		mutex_lock(&ufile->mmap_lock);
+		list_for_each_entry_safe(umap, next, &ufile->umaps, list) {
+			vma = umap->vma;
+			if (vma->vm_mm != mm)
+				continue;
+			list_del_init(&umap->list);
+			zap_page_range(vma, vma->vm_start,
+				       vma->vm_end - vma->vm_start);
+		}
+		mutex_unlock(&ufile->mmap_lock);
+		mmap_read_unlock(mm);
+		mmput(mm);
+	}
+}
+
+/* Caller holds ufile->lock.  Safe to call more than once. */
+static void xr_ufile_disconnect(struct xr_ufile *ufile)
+{
+	if (!ufile->xdev)
+		return;
+	xr_ufile_destroy_objects(ufile);
+	if (ufile->has_context)
+		atomic64_dec(&ufile->xdev->nr_contexts);
+	/* This file's mappings of the device now fault instead. */
+	xr_ufile_zap_mappings(ufile);
+	xr_ufile_kill_events(ufile, false);
 	ufile->xdev = NULL;
 }
 
@@ -156,36 +254,42 @@ static int xr_uverbs_release(struct inode *inode, struct file *filp)
 {
 	struct xr_ufile *ufile = filp->private_data;
 	struct xr_uverbs_dev *udev = ufile->udev;
-	struct xr_event_file *evf;
-	unsigned long index;
 
+	/*
+	 * No VMA maps this file any more (each holds a reference on it), so
+	 * nobody's mappings are touched here.
+	 */
 	mutex_lock(&ufile->lock);
-	xr_ufile_disconnect(ufile, false);
+	xr_ufile_disconnect(ufile);
 	mutex_unlock(&ufile->lock);
 
 	mutex_lock(&udev->lock);
 	list_del(&ufile->list);
 	mutex_unlock(&udev->lock);
-
-	xa_for_each(&ufile->channels, index, evf)
-		xr_event_file_put(evf);
-	xa_destroy(&ufile->channels);
-	if (ufile->async_file)
+	/* Delivery no longer finds it; channels may keep @ufile a while. */
+	if (ufile->async_file) {
 		xr_event_file_put(ufile->async_file);
-	WARN_ON(!xa_empty(&ufile->objects) || !xa_empty(&ufile->mmaps));
-	xa_destroy(&ufile->objects);
-	xa_destroy(&ufile->mmaps);
-	put_pid(ufile->owner);
-	mutex_destroy(&ufile->mmap_lock);
-	mutex_destroy(&ufile->lock);
-	kfree(ufile);
-	put_device(&udev->dev);
+		ufile->async_file = NULL;
+	}
+	xr_ufile_put(ufile);
 	return 0;
 }
 
 static ssize_t xr_uverbs_write(struct file *filp, const char __user *buf,
 			       size_t count, loff_t *pos)
 {
+	/*
+	 * Commands carry pointers into the caller's memory, where answers are
+	 * written and pages pinned: only the credentials that opened the file
+	 * may use it, as Linux's ib_safe_file_access() requires.  Otherwise an
+	 * unprivileged opener could hand the file to a privileged program
+	 * (as its stdout, say) and have the kernel write into its memory.
+	 */
+	if (filp->f_cred != current_cred()) {
+		pr_err_once("xrdma_core: process %d (%s) wrote to a uverbs file opened with other credentials; refused (EACCES)\n",
+			    task_tgid_vnr(current), current->comm);
+		return -EACCES;
+	}
 	return xr_uverbs_dispatch(filp->private_data, buf, count);
 }
 
@@ -196,23 +300,72 @@ static long xr_uverbs_ioctl(struct file *filp, unsigned int cmd,
 	return -ENOTTY;
 }
 
+/* A VMA of ours was split or moved: track the new one too. */
+static void xr_vma_open(struct vm_area_struct *vma)
+{
+	struct xr_ufile *ufile = vma->vm_file->private_data;
+	struct xr_umap *umap;
+
+	if (!vma->vm_private_data)
+		return;
+	umap = kzalloc(sizeof(*umap), GFP_KERNEL);
+	mutex_lock(&ufile->mmap_lock);
+	if (umap && !ufile->unmapped) {
+		umap->vma = vma;
+		list_add(&umap->list, &ufile->umaps);
+		vma->vm_private_data = umap;
+		mutex_unlock(&ufile->mmap_lock);
+		return;
+	}
+	mutex_unlock(&ufile->mmap_lock);
+	kfree(umap);
+	/* A VMA that cannot be zapped later must not map the device now. */
+	vma->vm_private_data = NULL;
+	zap_page_range(vma, vma->vm_start, vma->vm_end - vma->vm_start);
+}
+
+static void xr_vma_close(struct vm_area_struct *vma)
+{
+	struct xr_ufile *ufile = vma->vm_file->private_data;
+	struct xr_umap *umap = vma->vm_private_data;
+
+	if (!umap)
+		return;
+	/* The VMA holds the file, so @ufile is alive. */
+	mutex_lock(&ufile->mmap_lock);
+	list_del(&umap->list);
+	mutex_unlock(&ufile->mmap_lock);
+	kfree(umap);
+}
+
+static const struct vm_operations_struct xr_vm_ops = {
+	.open = xr_vma_open,
+	.close = xr_vma_close,
+};
+
 static int xr_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct xr_ufile *ufile = filp->private_data;
 	unsigned long size = vma->vm_end - vma->vm_start;
 	struct xr_mmap_entry *entry;
+	struct xr_umap *umap;
 	unsigned long off;
 	int ret = 0;
 
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;
-	if (!READ_ONCE(ufile->xdev))
-		return -EIO;
+	umap = kzalloc(sizeof(*umap), GFP_KERNEL);
+	if (!umap)
+		return -ENOMEM;
 	/*
-	 * Not ufile->lock: commands hold it while they pin user memory, which
-	 * takes the mmap lock that our caller holds.
+	 * Not ufile->lock: commands hold it while they touch user memory,
+	 * which takes the mmap lock that our caller holds.
 	 */
 	mutex_lock(&ufile->mmap_lock);
+	if (ufile->unmapped) {
+		ret = -EIO;
+		goto out_unlock;
+	}
 	entry = xa_load(&ufile->mmaps, vma->vm_pgoff);
 	if (!entry || size != PAGE_ALIGN(entry->size)) {
 		ret = -EINVAL;
@@ -224,8 +377,16 @@ static int xr_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	for (off = 0; off < size && !ret; off += PAGE_SIZE)
 		ret = vm_insert_page(vma, vma->vm_start + off,
 				     virt_to_page(entry->cpu_addr + off));
+	if (ret)
+		goto out_unlock;
+	umap->vma = vma;
+	list_add(&umap->list, &ufile->umaps);
+	vma->vm_private_data = umap;
+	vma->vm_ops = &xr_vm_ops;
+	umap = NULL;
 out_unlock:
 	mutex_unlock(&ufile->mmap_lock);
+	kfree(umap);
 	return ret;
 }
 
@@ -365,17 +526,41 @@ err_put:
 	return ret;
 }
 
+/*
+ * Cut every file off the device.  First every context learns it (events
+ * need no file's lock, so a command stuck in a page fault delays nobody
+ * else's notice); then each file in turn loses its objects and mappings,
+ * which waits for its command in progress, without holding the device's
+ * file list meanwhile.
+ */
 static void xr_uverbs_disconnect_all(struct xr_uverbs_dev *udev, bool fatal)
 {
-	struct xr_ufile *ufile;
+	struct xr_ufile *ufile, *next;
 
 	mutex_lock(&udev->lock);
-	list_for_each_entry(ufile, &udev->files, list) {
-		mutex_lock(&ufile->lock);
-		xr_ufile_disconnect(ufile, fatal);
-		mutex_unlock(&ufile->lock);
-	}
+	list_for_each_entry(ufile, &udev->files, list)
+		xr_ufile_kill_events(ufile, fatal);
 	mutex_unlock(&udev->lock);
+
+	for (;;) {
+		next = NULL;
+		mutex_lock(&udev->lock);
+		list_for_each_entry(ufile, &udev->files, list) {
+			if (ufile->disassociating)
+				continue;
+			ufile->disassociating = true;
+			kref_get(&ufile->ref);
+			next = ufile;
+			break;
+		}
+		mutex_unlock(&udev->lock);
+		if (!next)
+			return;
+		mutex_lock(&next->lock);
+		xr_ufile_disconnect(next);
+		mutex_unlock(&next->lock);
+		xr_ufile_put(next);
+	}
 }
 
 /**
@@ -407,14 +592,12 @@ void xr_uverbs_async_event(struct xr_device *xdev, u64 element,
 
 	if (!udev)	/* none before registration completes */
 		return;
+	/* No file's lock: a command in progress must not delay events. */
 	mutex_lock(&udev->lock);
-	list_for_each_entry(ufile, &udev->files, list) {
-		mutex_lock(&ufile->lock);
-		if (ufile->xdev && ufile->async_file)
+	list_for_each_entry(ufile, &udev->files, list)
+		if (ufile->async_file)
 			xr_event_queue(ufile->async_file, element, event_type,
 				       NULL);
-		mutex_unlock(&ufile->lock);
-	}
 	mutex_unlock(&udev->lock);
 }
 
@@ -460,47 +643,6 @@ int xr_uverbs_chardev(struct xr_device *xdev, dev_t *devt, char *name,
 	*devt = udev->dev.devt;
 	strscpy(name, dev_name(&udev->dev), len);
 	return 0;
-}
-
-/**
- * xr_res_for_each - visit the live user objects of one type on a device
- * @xdev: the device
- * @type: enum xr_obj_type
- * @fn: called for each object with its file's lock held; a nonzero return
- *	stops the walk
- * @arg: passed to @fn
- *
- * Return: 0 or what @fn returned.
- */
-int xr_res_for_each(struct xr_device *xdev, enum xr_obj_type type,
-		    int (*fn)(struct xr_uobject *uobj, struct xr_ufile *ufile,
-			      void *arg),
-		    void *arg)
-{
-	struct xr_uverbs_dev *udev = xdev->uverbs;
-	struct xr_uobject *uobj;
-	struct xr_ufile *ufile;
-	unsigned long index;
-	int ret = 0;
-
-	if (!udev)
-		return 0;
-	mutex_lock(&udev->lock);
-	list_for_each_entry(ufile, &udev->files, list) {
-		mutex_lock(&ufile->lock);
-		xa_for_each(&ufile->objects, index, uobj) {
-			if (uobj->type != type)
-				continue;
-			ret = fn(uobj, ufile, arg);
-			if (ret)
-				break;
-		}
-		mutex_unlock(&ufile->lock);
-		if (ret)
-			break;
-	}
-	mutex_unlock(&udev->lock);
-	return ret;
 }
 
 /**

@@ -71,8 +71,13 @@ struct xrnic_aenq {
  * @aenq: async event queue
  * @mac: the port's MAC address
  * @irq_name: name of the admin interrupt in /proc/interrupts
- * @fatal_work: tells the core the device died (outside the admin lock)
+ * @fatal_work: resets a device that stopped answering and tells the core
+ *	(outside the admin lock)
  * @debugfs: the device's debugfs directory
+ * @held_lock: protects @held and @dma_unsafe
+ * @held: memory the device was given and may still use (xrnic_dma.c)
+ * @dma_unsafe: the device stopped answering and has not completed a reset
+ *	since: it may still use memory it was given
  */
 struct xrnic_dev {
 	struct xr_device xdev;
@@ -86,6 +91,9 @@ struct xrnic_dev {
 	char irq_name[32];
 	struct work_struct fatal_work;
 	struct dentry *debugfs;
+	spinlock_t held_lock;	/* protects held and dma_unsafe */
+	struct list_head held;
+	bool dma_unsafe;
 };
 
 /**
@@ -147,8 +155,16 @@ int xrnic_admin_exec(struct xrnic_dev *xn, struct xrnic_aq_entry *cmd,
 void xrnic_mark_dead(struct xrnic_dev *xn, const char *why);
 bool xrnic_is_dead(struct xrnic_dev *xn);
 
+/* xrnic_dma.c */
+void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
+		    size_t size, bool coherent);
+void xrnic_dma_unsafe(struct xrnic_dev *xn);
+void xrnic_dma_quiesced(struct xrnic_dev *xn);
+size_t xrnic_dma_abandon(struct xrnic_dev *xn);
+
 /* xrnic_eq.c */
 int xrnic_aenq_init(struct xrnic_dev *xn);
+void xrnic_aenq_stop(struct xrnic_dev *xn);
 void xrnic_aenq_destroy(struct xrnic_dev *xn);
 int xrnic_admin_irq_request(struct xrnic_dev *xn);
 void xrnic_admin_irq_free(struct xrnic_dev *xn);

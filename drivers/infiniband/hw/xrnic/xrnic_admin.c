@@ -57,17 +57,16 @@ err_free_sq:
 
 /**
  * xrnic_admin_destroy - free the admin rings
- * @xn: the device, already reset so that it no longer uses them
+ * @xn: the device, reset if it could be (see xrnic_dma.c)
  */
 void xrnic_admin_destroy(struct xrnic_dev *xn)
 {
 	struct xrnic_admin *aq = &xn->admin;
-	struct device *dma = &xn->pdev->dev;
 
-	dma_free_coherent(dma, XRNIC_AQ_DEPTH * sizeof(*aq->cq), aq->cq,
-			  aq->cq_dma);
-	dma_free_coherent(dma, XRNIC_AQ_DEPTH * sizeof(*aq->sq), aq->sq,
-			  aq->sq_dma);
+	xrnic_dma_free(xn, aq->cq, aq->cq_dma,
+		       XRNIC_AQ_DEPTH * sizeof(*aq->cq), true);
+	xrnic_dma_free(xn, aq->sq, aq->sq_dma,
+		       XRNIC_AQ_DEPTH * sizeof(*aq->sq), true);
 	mutex_destroy(&aq->lock);
 }
 
@@ -105,13 +104,15 @@ bool xrnic_is_dead(struct xrnic_dev *xn)
  * @xn: the device
  * @why: what showed it, for the log
  *
- * Logs once, with the device's own status, wakes a waiting command, and
- * has the core disconnect the device's users.
+ * Logs once, with the device's own status, wakes a waiting command, holds
+ * the memory the device was given until it completes a reset, and has the
+ * fatal work reset it and disconnect the device's users.
  */
 void xrnic_mark_dead(struct xrnic_dev *xn, const char *why)
 {
 	if (xchg(&xn->admin.dead, true))
 		return;
+	xrnic_dma_unsafe(xn);
 	dev_err(&xn->pdev->dev,
 		"device marked dead: %s (DEV_STS %#x, fatal reason %u); admin commands now fail with -EIO\n",
 		why, xrnic_rd(xn, XRNIC_REG_DEV_STS),

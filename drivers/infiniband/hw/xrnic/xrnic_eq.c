@@ -88,17 +88,24 @@ int xrnic_aenq_init(struct xrnic_dev *xn)
 }
 
 /**
+ * xrnic_aenq_stop - stop handling async events
+ * @xn: the device, with its interrupt freed
+ */
+void xrnic_aenq_stop(struct xrnic_dev *xn)
+{
+	cancel_work_sync(&xn->aenq.work);
+}
+
+/**
  * xrnic_aenq_destroy - free the async event ring
- * @xn: the device, already reset and with its interrupt freed
+ * @xn: the device, stopped, and reset if it could be (xrnic_dma.c)
  */
 void xrnic_aenq_destroy(struct xrnic_dev *xn)
 {
 	struct xrnic_aenq *aenq = &xn->aenq;
 
-	cancel_work_sync(&aenq->work);
-	dma_free_coherent(&xn->pdev->dev,
-			  XRNIC_AENQ_DEPTH * sizeof(*aenq->ring), aenq->ring,
-			  aenq->dma);
+	xrnic_dma_free(xn, aenq->ring, aenq->dma,
+		       XRNIC_AENQ_DEPTH * sizeof(*aenq->ring), true);
 }
 
 /* Vector 0: an admin completion or an async event (or both) is ready. */

@@ -68,6 +68,25 @@ static int xrnic_reset(struct xrnic_dev *xn)
 	return 0;
 }
 
+/*
+ * Reset the device so that it stops using host memory.  If the reset
+ * completes, memory held for the device is freed; if not, the device may
+ * still use what it was given, which is held from now on.
+ */
+static int xrnic_quiesce(struct xrnic_dev *xn)
+{
+	int ret;
+
+	mutex_lock(&xn->admin.lock);	/* no command half submitted */
+	ret = xrnic_reset(xn);
+	if (ret)
+		xrnic_dma_unsafe(xn);
+	else
+		xrnic_dma_quiesced(xn);
+	mutex_unlock(&xn->admin.lock);
+	return ret;
+}
+
 static void xrnic_wr64(struct xrnic_dev *xn, u32 reg_lo, u64 val)
 {
 	xrnic_wr(xn, reg_lo, lower_32_bits(val));
@@ -127,11 +146,37 @@ static void xrnic_read_identity(struct xrnic_dev *xn)
 	xn->mac[5] = mac_hi >> 8;
 }
 
+/*
+ * The device stopped answering: reset it, so that what it was given can be
+ * freed, and have the core cut its users off.
+ */
 static void xrnic_fatal_work(struct work_struct *work)
 {
 	struct xrnic_dev *xn = container_of(work, struct xrnic_dev, fatal_work);
 
+	xrnic_quiesce(xn);
 	xr_device_fatal(&xn->xdev);
+}
+
+/*
+ * Reset the device and free what it was given; what a device that never
+ * completes the reset was given is leaked rather than freed.  Every source
+ * of admin commands and of the fatal work is gone by now.
+ */
+static void xrnic_stop_device(struct xrnic_dev *xn)
+{
+	size_t leaked;
+
+	xrnic_aenq_stop(xn);
+	cancel_work_sync(&xn->fatal_work);
+	xrnic_quiesce(xn);
+	xrnic_aenq_destroy(xn);
+	xrnic_admin_destroy(xn);
+	leaked = xrnic_dma_abandon(xn);
+	if (leaked)
+		dev_err(&xn->pdev->dev,
+			"device did not complete a reset: leaking %zu bytes of memory it may still use\n",
+			leaked);
 }
 
 static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -148,6 +193,8 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	xn->xdev.phys_port_cnt = 1;
 	xn->xdev.dma_device = &pdev->dev;
 	INIT_WORK(&xn->fatal_work, xrnic_fatal_work);
+	spin_lock_init(&xn->held_lock);
+	INIT_LIST_HEAD(&xn->held);
 	pci_set_drvdata(pdev, xn);
 
 	ret = pci_enable_device_mem(pdev);
@@ -205,10 +252,10 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_admin_destroy;
 	ret = xrnic_enable_admin(xn);
 	if (ret)
-		goto err_reset_device;
+		goto err_stop_device;
 	ret = xrnic_admin_irq_request(xn);
 	if (ret)
-		goto err_reset_device;
+		goto err_stop_device;
 	xrnic_admin_set_irq_mode(xn, true);
 
 	xrnic_read_identity(xn);
@@ -227,10 +274,9 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 err_free_irq:
 	xrnic_admin_set_irq_mode(xn, false);
 	xrnic_admin_irq_free(xn);
-err_reset_device:
-	cancel_work_sync(&xn->fatal_work);
-	xrnic_reset(xn);
-	xrnic_aenq_destroy(xn);
+err_stop_device:
+	xrnic_stop_device(xn);
+	goto err_free_vectors;
 err_admin_destroy:
 	xrnic_admin_destroy(xn);
 err_free_vectors:
@@ -254,14 +300,11 @@ static void xrnic_remove(struct pci_dev *pdev)
 	struct xrnic_dev *xn = pci_get_drvdata(pdev);
 
 	xrnic_debugfs_remove(xn);
-	cancel_work_sync(&xn->fatal_work);
+	/* Destroys every user object; a command may time out meanwhile. */
 	xr_unregister_device(&xn->xdev);
 	xrnic_admin_set_irq_mode(xn, false);
 	xrnic_admin_irq_free(xn);
-	/* After the reset the device no longer touches the rings. */
-	xrnic_reset(xn);
-	xrnic_aenq_destroy(xn);
-	xrnic_admin_destroy(xn);
+	xrnic_stop_device(xn);
 	pci_free_irq_vectors(pdev);
 	pci_clear_master(pdev);
 	pci_iounmap(pdev, xn->db);

@@ -132,9 +132,10 @@ static int xrnic_reg_mr(struct xr_device *xdev, struct xr_mr *mr)
 	reg.pbl_addr = cpu_to_le64(chunk_dma[0]);
 	ret = xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
 out_free:
+	/* Held instead if the device stopped answering (xrnic_dma.c). */
 	for (c = 0; chunks && c < nchunks && chunks[c]; c++)
-		dma_free_coherent(dma, XRNIC_PBL_CHUNK_SIZE, chunks[c],
-				  chunk_dma[c]);
+		xrnic_dma_free(xn, chunks[c], chunk_dma[c],
+			       XRNIC_PBL_CHUNK_SIZE, true);
 	kvfree(chunk_dma);
 	kvfree(chunks);
 	return ret;
@@ -153,7 +154,9 @@ static int xrnic_ring_alloc(struct xrnic_dev *xn, struct xr_ufile *ufile,
 	int ret;
 
 	ring->size = PAGE_ALIGN((size_t)depth * entry_size);
-	ring->buf = alloc_pages_exact(ring->size, GFP_KERNEL | __GFP_ZERO);
+	/* Charged to the caller's memory cgroup, like its other objects. */
+	ring->buf = alloc_pages_exact(ring->size,
+				      GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!ring->buf)
 		return -ENOMEM;
 	ring->dma = dma_map_single(dma, ring->buf, ring->size,
@@ -174,14 +177,15 @@ err_free:
 	return ret;
 }
 
-/* The pages live on while user space still maps them. */
+/*
+ * The pages live on while user space still maps them, and are held while
+ * a device that stopped answering may still use them (xrnic_dma.c).
+ */
 static void xrnic_ring_free(struct xrnic_dev *xn, struct xr_ufile *ufile,
 			    struct xrnic_ring *ring)
 {
 	xr_mmap_remove(ufile, ring->mmap_key);
-	dma_unmap_single(&xn->pdev->dev, ring->dma, ring->size,
-			 DMA_BIDIRECTIONAL);
-	free_pages_exact(ring->buf, ring->size);
+	xrnic_dma_free(xn, ring->buf, ring->dma, ring->size, false);
 }
 
 static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
@@ -195,7 +199,7 @@ static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
 
 	if (depth > xdev->attr.max_cqe)
 		return -EINVAL;
-	xcq = kzalloc(sizeof(*xcq), GFP_KERNEL);
+	xcq = kzalloc(sizeof(*xcq), GFP_KERNEL_ACCOUNT);
 	if (!xcq)
 		return -ENOMEM;
 	ret = xrnic_ring_alloc(xn, cq->uobj.ufile, &xcq->ring, depth,
@@ -259,7 +263,7 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	    cap->max_recv_wr > xdev->attr.max_qp_wr)
 		return -EINVAL;
 
-	xqp = kzalloc(sizeof(*xqp), GFP_KERNEL);
+	xqp = kzalloc(sizeof(*xqp), GFP_KERNEL_ACCOUNT);
 	if (!xqp)
 		return -ENOMEM;
 	ret = xrnic_ring_alloc(xn, qp->uobj.ufile, &xqp->sq, cap->max_send_wr,

@@ -499,7 +499,7 @@ TEST(res_objects_show_up)
 	struct ib_uverbs_create_cq_resp cq_resp;
 	struct ib_uverbs_create_qp_resp qp_resp[1];
 	char want[128], cmd[128], *o;
-	uint32_t pd;
+	uint32_t pd, mrn;
 	void *mem;
 	int fd, i, st;
 
@@ -537,7 +537,15 @@ TEST(res_objects_show_up)
 	snprintf(want, sizeof(want), "lqpn %u rqpn 0 type RC state RESET",
 		 qp_resp[0].qpn);
 	EXPECT_OUTPUT(cmd, want);
-	snprintf(cmd, sizeof(cmd), "rdma res show mr mrn %u", mr_resp[0].lkey);
+	/* The MRN is a tracking number, not a key, and finds the MR. */
+	o = run_out("rdma -j res show mr", &st);
+	ASSERT_NE(NULL, o);
+	ASSERT_NE(NULL, strstr(o, "\"mrn\":"));
+	mrn = strtoul(strstr(o, "\"mrn\":") + 6, NULL, 10);
+	free(o);
+	EXPECT_NE(mr_resp[0].lkey, mrn);
+	EXPECT_NE(mr_resp[0].rkey, mrn);
+	snprintf(cmd, sizeof(cmd), "rdma res show mr mrn %u", mrn);
 	EXPECT_OUTPUT(cmd, "mrlen 4096 ");
 
 	/* Enough objects for a dump of several parts. */
@@ -562,6 +570,99 @@ TEST(res_objects_show_up)
 	munmap(mem, 4096);
 	EXPECT_OUTPUT("rdma res",
 		      "xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0");
+}
+
+/* Output of @cmd run by an unprivileged user (nobody, no capabilities). */
+static char *run_out_unprivileged(const char *cmd)
+{
+	char *o = NULL;
+	int pipefd[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return NULL;
+	pid = fork();
+	if (pid < 0)
+		return NULL;
+	if (!pid) {
+		dup2(pipefd[1], 1);
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(1);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(1);
+	}
+	close(pipefd[1]);
+	o = calloc(1, OUT_MAX);
+	while (o && len < OUT_MAX - 1 &&
+	       (n = read(pipefd[0], o + len, OUT_MAX - 1 - len)) > 0)
+		len += n;
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Keys of MRs are shown to CAP_NET_ADMIN only, as Linux does. */
+TEST(mr_keys_hidden_from_unprivileged_users)
+{
+	struct ib_uverbs_reg_mr_resp mr;
+	char want[64], *o;
+	uint32_t pd;
+	void *mem;
+	int fd;
+
+	fd = xv_open_context(NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
+	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, mem);
+	ASSERT_EQ(0, xv_reg_mr(fd, pd, mem, 4096, (uintptr_t)mem,
+			       XV_ACCESS_LOCAL_WRITE | XV_ACCESS_REMOTE_WRITE,
+			       &mr));
+	snprintf(want, sizeof(want), "rkey 0x%x", mr.rkey);
+	EXPECT_OUTPUT("rdma res show mr", want);
+
+	o = run_out_unprivileged("rdma res show mr; rdma -j res show mr");
+	ASSERT_NE(NULL, o);
+	EXPECT_NE(NULL, strstr(o, "mrlen 4096")) TH_LOG("%s", o);
+	EXPECT_EQ(NULL, strstr(o, "key")) TH_LOG("%s", o);
+	snprintf(want, sizeof(want), "\"mrn\":%u,", mr.lkey);
+	EXPECT_EQ(NULL, strstr(o, want)) TH_LOG("%s", o);
+	snprintf(want, sizeof(want), "\"mrn\":%u,", mr.rkey);
+	EXPECT_EQ(NULL, strstr(o, want)) TH_LOG("%s", o);
+	free(o);
+	close(fd);
+	munmap(mem, 4096);
+}
+
+/* What MODIFY_QP set shows in "rdma res", and a port filter finds it. */
+TEST(qp_attributes_show_in_rdma_res)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	char want[128];
+	uint32_t pd;
+	int fd;
+
+	fd = xv_open_context(NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
+	ASSERT_EQ(0, xv_create_cq(fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp(fd, pd, cq.cq_handle, cq.cq_handle, 4, &qp,
+				  NULL));
+	ASSERT_EQ(0, xv_qp_to_rts(fd, qp.qp_handle, qp.qpn));
+	snprintf(want, sizeof(want), "link xrnic0/1 lqpn %u rqpn %u type RC state RTS",
+		 qp.qpn, qp.qpn);
+	EXPECT_OUTPUT("rdma res show qp link xrnic0/1", want);
+	EXPECT_OUTPUT("rdma res show qp", "rq-psn 4660 sq-psn 22136");
+	close(fd);
 }
 
 /* Opening a NETLINK_RDMA socket loads xrdma_core (module alias). */

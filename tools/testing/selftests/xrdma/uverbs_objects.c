@@ -222,7 +222,7 @@ TEST_F(ctx, cq_and_channel)
 	EXPECT_EQ(-EINVAL, xv_create_cq(self->fd, 0, -1, 0, &cq, NULL));
 	EXPECT_EQ(-EINVAL, xv_create_cq(self->fd, 1 << 30, -1, 0, &cq, NULL));
 	EXPECT_EQ(-EINVAL, xv_create_cq(self->fd, 8, -1, 1000, &cq, NULL));
-	EXPECT_EQ(-EINVAL, xv_create_cq(self->fd, 8, self->fd, 0, &cq, NULL));
+	EXPECT_EQ(-EBADF, xv_create_cq(self->fd, 8, self->fd, 0, &cq, NULL));
 	ASSERT_EQ(0, xv_create_cq(self->fd, 8, -1, 0, &cq, NULL));
 	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, &done));
 	EXPECT_EQ(0, done.comp_events_reported);
