@@ -75,9 +75,29 @@ layer kselftests-vm scripts/xrdma-vm run --vms 2 --extra-ivshmem \
 	--add tools/testing/selftests/xrdma/build:/selftests \
 	--add /usr/bin/ibv_devices \
 	tools/testing/selftests/xrdma/run_vm_tests.sh
-# A kernel WARNING during the tests is a bug even when every test passed.
-if grep -q "kernel WARNING" "$logdir/kselftests-vm.log"; then
-	echo "not ok - kernel WARNING on a guest console (see the log above)"
-	fail=$((fail + 1))
+# The same kselftests on the debug kernel (KASAN, lockdep, kmemleak), built
+# once from Debian's linux-source and cached (scripts/debug-kernel.sh); a
+# report of any of them fails the run (scripts/xrdma-vm), and the guests
+# check that the instruments stayed on and that kmemleak finds nothing.
+layer debug-modules one_test build.debug_kernel_modules scripts/debug-modules.sh
+if [ "$fail" -eq 0 ]; then
+	ddir=$(scripts/debug-kernel.sh)
+	drel=$(<"$ddir/release")
+	dsrc=build/debug-kernel/src
+	layer kselftests-debug-vm scripts/xrdma-vm run --debug-kernel --vms 2 \
+		--extra-ivshmem \
+		--module $dsrc/drivers/infiniband/core/xrdma_core.ko \
+		--module $dsrc/drivers/infiniband/hw/xrnic/xrnic.ko \
+		--module "$ddir/modroot/lib/modules/$drel/kernel/drivers/infiniband/core/ib_core.ko" \
+		--add tools/testing/selftests/xrdma/build:/selftests \
+		--add /usr/bin/ibv_devices \
+		tools/testing/selftests/xrdma/run_vm_tests.sh
 fi
+# A kernel WARNING during the tests is a bug even when every test passed.
+for log in kselftests-vm kselftests-debug-vm; do
+	if grep -qs "kernel WARNING" "$logdir/$log.log"; then
+		echo "not ok - kernel WARNING on a guest console (see $log above)"
+		fail=$((fail + 1))
+	fi
+done
 finish

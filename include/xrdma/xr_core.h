@@ -12,6 +12,7 @@
 
 #include <linux/completion.h>
 #include <linux/device.h>
+#include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
@@ -348,6 +349,8 @@ struct xr_device_ops {
  *	each xarray's lock also protects what RDMA netlink reads of its
  *	objects, so that reporting never waits for a command (core private)
  * @res_next_id: next MR res_id to try (core private)
+ * @user_lock: protects @user_usage (core private)
+ * @user_usage: UID -> the objects that user holds here (core private)
  * @nr_contexts: open user contexts (core private)
  * @users: the registration plus lookups in progress (core private)
  * @users_done: completed when @users drops to zero (core private)
@@ -374,6 +377,8 @@ struct xr_device {
 	atomic64_t res_count[XR_OBJ_MAX];
 	struct xarray res[XR_OBJ_MAX];
 	u32 res_next_id;
+	struct mutex user_lock;	/* protects user_usage */
+	struct xarray user_usage;
 	atomic64_t nr_contexts;
 	refcount_t users;
 	struct completion users_done;

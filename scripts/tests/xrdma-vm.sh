@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..12"
+echo "1..16"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -37,6 +37,30 @@ expect_usage_error "--module: '/etc/hostname' is not a kernel module" -- \
 	run --module /etc/hostname /etc/hostname
 expect_usage_error "shell takes no SCRIPT" -- shell /etc/hostname
 expect_usage_error "unknown option" -- run --frobnicate /etc/hostname
+expect_usage_error "--debug-kernel takes no argument" -- \
+	run --debug-kernel=yes /etc/hostname
+
+# A guest whose console shows what the debug kernel reports fails the run,
+# even though its script succeeds.
+expect_report_fails() { # name console-line
+	local script out rc
+	n=$((n + 1))
+	script=$(mktemp)
+	printf 'echo "<3>%s" >/dev/kmsg\nsleep 1\n' "$2" >"$script"
+	out=$("$vm" run --no-device "$script" 2>&1)
+	rc=$?
+	rm -f "$script"
+	if [ $rc -eq 1 ] && grep -qF "kernel crash: $2" <<<"$out"; then
+		echo "ok $n xrdma_vm.fails_on_$1"
+	else
+		failed=1
+		echo "# exit $rc, output: $(tail -5 <<<"$out")"
+		echo "not ok $n xrdma_vm.fails_on_$1"
+	fi
+}
+expect_report_fails kasan_report "BUG: KASAN: slab-use-after-free in xr_test+0x1/0x2"
+expect_report_fails lockdep_report "WARNING: possible circular locking dependency detected"
+expect_report_fails kmemleak_report "unreferenced object 0xffff888004a8c000 (size 64):"
 
 # shell: type into the guest once /init says the shell starts (XRDMA-START),
 # as a person would after the prompt appears.

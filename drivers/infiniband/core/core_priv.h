@@ -8,6 +8,7 @@
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
@@ -47,6 +48,7 @@ struct xr_uverbs_dev {
  * @udev: the uverbs device (a reference on its class device)
  * @xdev: the RDMA device; NULL once disassociated (device gone or dead)
  * @max_mr_size: the device's, for checks made before @lock is taken
+ * @uid: the opener's user, charged for the file's objects
  * @list: in @udev->files
  * @disassociating: being cut off from the device (under @udev->lock)
  * @lock: serialises commands on this file; protects everything below
@@ -70,6 +72,7 @@ struct xr_ufile {
 	struct xr_uverbs_dev *udev;
 	struct xr_device *xdev;
 	u64 max_mr_size;
+	kuid_t uid;
 	struct list_head list;
 	bool disassociating;
 	struct mutex lock;	/* serialises commands; protects what follows */

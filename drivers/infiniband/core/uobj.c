@@ -1,12 +1,99 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User objects: the per-file handle table (an xarray), typed lookup, and
- * destruction, one object at a time or all of a file in dependency order.
+ * User objects: the per-file handle table (an xarray), typed lookup, the
+ * per-user share of each device's objects, and destruction, one object at
+ * a time or all of a file in dependency order.
  * Callers hold the file's lock (see uverbs_main.c).
  */
+#include <linux/capability.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "core_priv.h"
+
+static unsigned int user_share = 50;
+module_param(user_share, uint, 0644);
+MODULE_PARM_DESC(user_share,
+		 "Percent of each kind of a device's objects (PDs, MRs, CQs, QPs) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
+
+/**
+ * struct xr_user_usage - the objects one user holds on a device
+ * @n: per enum xr_obj_type
+ */
+struct xr_user_usage {
+	u32 n[XR_OBJ_MAX];
+};
+
+static u32 xr_device_max(const struct xr_device *xdev, enum xr_obj_type type)
+{
+	switch (type) {
+	case XR_OBJ_QP:
+		return xdev->attr.max_qp;
+	case XR_OBJ_MR:
+		return xdev->attr.max_mr;
+	case XR_OBJ_CQ:
+		return xdev->attr.max_cq;
+	default:
+		return xdev->attr.max_pd;
+	}
+}
+
+/*
+ * Count a new object against its file's user; -EAGAIN (as Linux's RDMA
+ * cgroup answers) once the user holds its share of the device's objects of
+ * the type, so that one user cannot take them all.
+ */
+static int xr_user_charge(struct xr_ufile *ufile, enum xr_obj_type type)
+{
+	struct xr_device *xdev = ufile->xdev;
+	unsigned long uid = __kuid_val(ufile->uid);
+	u64 limit = (u64)xr_device_max(xdev, type) * READ_ONCE(user_share) / 100;
+	struct xr_user_usage *u;
+	int ret = 0;
+
+	mutex_lock(&xdev->user_lock);
+	u = xa_load(&xdev->user_usage, uid);
+	if (!u) {
+		u = kzalloc(sizeof(*u), GFP_KERNEL_ACCOUNT);
+		if (!u) {
+			ret = -ENOMEM;
+			goto out_unlock;
+		}
+		ret = xa_err(xa_store(&xdev->user_usage, uid, u, GFP_KERNEL));
+		if (ret) {
+			kfree(u);
+			goto out_unlock;
+		}
+	}
+	if (READ_ONCE(user_share) < 100 && u->n[type] >= max_t(u64, limit, 1) &&
+	    !capable(CAP_SYS_RESOURCE))
+		ret = -EAGAIN;
+	else
+		u->n[type]++;
+out_unlock:
+	mutex_unlock(&xdev->user_lock);
+	return ret;
+}
+
+static void xr_user_uncharge(struct xr_ufile *ufile, enum xr_obj_type type)
+{
+	struct xr_device *xdev = ufile->xdev;
+	unsigned long uid = __kuid_val(ufile->uid);
+	struct xr_user_usage *u;
+	int t;
+
+	mutex_lock(&xdev->user_lock);
+	u = xa_load(&xdev->user_usage, uid);
+	if (!WARN_ON(!u || !u->n[type]))
+		u->n[type]--;
+	for (t = 0; u && t < XR_OBJ_MAX && !u->n[t]; t++)
+		;
+	if (u && t == XR_OBJ_MAX) {
+		xa_erase(&xdev->user_usage, uid);
+		kfree(u);
+	}
+	mutex_unlock(&xdev->user_lock);
+}
 
 /**
  * xr_uobj_lookup - find an object of a file by handle and type
@@ -30,7 +117,8 @@ void *xr_uobj_lookup(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type)
  * @type: its type
  * @res_id: the device's number for it (see xr_restrack_add())
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -EAGAIN when the file's user holds its share of the device's
+ * objects of this type, or another negative errno.
  */
 int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
 		enum xr_obj_type type, u32 res_id)
@@ -39,17 +127,24 @@ int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
 
 	uobj->ufile = ufile;
 	uobj->type = type;
+	ret = xr_user_charge(ufile, type);
+	if (ret)
+		return ret;
 	ret = xa_alloc(&ufile->objects, &uobj->handle, uobj, xa_limit_32b,
 		       GFP_KERNEL);
 	if (ret)
-		return ret;
+		goto err_uncharge;
 	ret = xr_restrack_add(ufile->xdev, uobj, res_id);
-	if (ret) {
-		xa_erase(&ufile->objects, uobj->handle);
-		return ret;
-	}
+	if (ret)
+		goto err_erase;
 	atomic64_inc(&ufile->xdev->res_count[type]);
 	return 0;
+
+err_erase:
+	xa_erase(&ufile->objects, uobj->handle);
+err_uncharge:
+	xr_user_uncharge(ufile, type);
+	return ret;
 }
 
 /**
@@ -61,6 +156,7 @@ void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj)
 {
 	xr_restrack_del(ufile->xdev, uobj);
 	xa_erase(&ufile->objects, uobj->handle);
+	xr_user_uncharge(ufile, uobj->type);
 	atomic64_dec(&ufile->xdev->res_count[uobj->type]);
 }
 

@@ -165,6 +165,7 @@ static int xr_uverbs_open(struct inode *inode, struct file *filp)
 	}
 	ufile->xdev = udev->xdev;
 	ufile->max_mr_size = udev->xdev->attr.max_mr_size;
+	ufile->uid = filp->f_cred->uid;
 	list_add_tail(&ufile->list, &udev->files);
 	get_device(&udev->dev);
 	mutex_unlock(&udev->lock);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "xrdma_harness.h"
 #include "xrdma_util.h"
 #include "xrdma_verbs.h"
 

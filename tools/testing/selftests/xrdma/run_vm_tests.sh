@@ -1,12 +1,50 @@
 #!/bin/sh
 # Runs inside each test VM (scripts/xrdma-vm run): loads the driver with
 # modprobe and runs every xrdma kselftest, in the order of tests.list (from
-# the Makefile).
+# the Makefile).  On the debug kernel (scripts/debug-kernel.sh) it also
+# proves that KASAN and lockdep are on and stayed on, and that kmemleak
+# finds no leak after the tests; KASAN, lockdep and other reports on the
+# console fail the run by themselves (scripts/xrdma-vm).
 dir=/selftests	# where scripts/check.sh puts the test binaries
+kmemleak=/sys/kernel/debug/kmemleak
 rc=0
 [ -s "$dir/tests.list" ] || { echo "$dir/tests.list is missing"; exit 1; }
+if [ -e $kmemleak ]; then
+	# Whatever the boot left unreferenced is not ours to report.
+	echo clear >$kmemleak
+	kasan=no
+	dmesg | grep -q "KernelAddressSanitizer initialized" && kasan=yes
+fi
 modprobe xrnic || { echo "modprobe xrnic failed"; dmesg | tail -20; exit 1; }
 for t in $(cat "$dir/tests.list"); do
 	"$dir/$t" || rc=1
 done
+[ -e $kmemleak ] || exit $rc
+
+# KTAP results of the debug kernel's own checks.
+n=0
+result() { # name command...
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n debug_kernel.$name"; else echo "not ok $n debug_kernel.$name"; rc=1; fi
+}
+no_leaks() {
+	# Unloaded (the last test already did), so that nothing of ours is
+	# referenced any more.
+	modprobe -r -q xrnic xrdma_core 2>/dev/null
+	! grep -q "^xrdma_core " /proc/modules || return 1
+	# Objects younger than 5 s are never reported; two scans settle it.
+	sleep 6
+	echo scan >$kmemleak && echo scan >$kmemleak || return 1
+	leaks=$(cat $kmemleak)
+	[ -z "$leaks" ] && return 0
+	echo "$leaks"
+	return 1
+}
+echo "TAP version 13"
+echo "1..3"
+result kasan_enabled test "$kasan" = yes
+result lockdep_still_enabled grep -Eq "debug_locks: +1" /proc/lockdep_stats
+result kmemleak_finds_no_leak no_leaks
 exit $rc

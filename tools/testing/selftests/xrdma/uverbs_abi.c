@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
-#include "kselftest_harness.h"
+#include "xrdma_harness.h"
 #include "xrdma_util.h"
 #include "xrdma_verbs.h"
 

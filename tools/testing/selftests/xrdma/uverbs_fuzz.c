@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "xrdma_harness.h"
 #include "xrdma_util.h"
 #include "xrdma_verbs.h"
 

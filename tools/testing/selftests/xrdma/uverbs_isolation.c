@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "xrdma_harness.h"
 #include "xrdma_util.h"
 #include "xrdma_verbs.h"
 
@@ -260,6 +260,82 @@ TEST(completion_channel_of_another_file_is_refused)
 	close(ch);
 	close(b);
 	close(a);
+}
+
+/* ----------------------------------------- a user's share of a device */
+
+#define USER_SHARE "/sys/module/xrdma_core/parameters/user_share"
+
+/*
+ * As user @uid: allocate PDs until refused, write how many to @hold_fd and
+ * hold them until killed; returns -1 on failure.
+ */
+static int pds_until_refused(uid_t uid, int hold_fd)
+{
+	uint32_t pd;
+	int fd, n = 0, ret;
+
+	if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		return -1;
+	fd = xv_open_context(NULL);
+	if (fd < 0)
+		return -1;
+	while (!(ret = xv_alloc_pd(fd, &pd)))
+		n++;
+	if (ret != -EAGAIN)
+		return -1;
+	if (write(hold_fd, &n, sizeof(n)) != sizeof(n))
+		return -1;
+	pause();
+	return n;
+}
+
+TEST(one_user_gets_a_share_of_the_device)
+{
+	struct ib_uverbs_query_device_resp dev;
+	int fd, share, pipefd[2], n, i, status;
+	uint32_t pd;
+	pid_t pid, other;
+	char buf[16];
+
+	fd = xv_open_context(NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_query_device(fd, &dev));
+	ASSERT_LT(0, xr_read_file(USER_SHARE, buf, sizeof(buf)));
+	share = atoi(buf);
+	ASSERT_LT(0, share);
+	ASSERT_GT(100, share);
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(pds_until_refused(65534, pipefd[1]) < 0);
+	ASSERT_EQ(sizeof(n), read(pipefd[0], &n, sizeof(n)));
+	EXPECT_EQ(dev.max_pd * share / 100, n);
+	/* Another user, and a user with CAP_SYS_RESOURCE, still get PDs. */
+	other = fork();
+	ASSERT_LE(0, other);
+	if (!other) {
+		int ofd;
+
+		if (setresgid(65533, 65533, 65533) ||
+		    setresuid(65533, 65533, 65533))
+			_exit(1);
+		ofd = xv_open_context(NULL);
+		_exit(ofd < 0 || xv_alloc_pd(ofd, &pd));
+	}
+	ASSERT_EQ(other, waitpid(other, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	for (i = 0; i < 16; i++)
+		ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
+
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(pipefd[0]);
+	close(pipefd[1]);
+	close(fd);
+	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 }
 
 /* ------------------------------------- a stuck command stalls nobody */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "xrdma_harness.h"
 #include "xrdma_util.h"
 #include "xrdma_verbs.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "xrdma_harness.h"
 #include "xrdma_util.h"
 
 static void read_attr(struct __test_metadata *_metadata, const char *attr,
