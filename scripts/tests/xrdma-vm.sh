@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..16"
+echo "1..17"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -58,6 +58,22 @@ expect_report_fails() { # name console-line
 		echo "not ok $n xrdma_vm.fails_on_$1"
 	fi
 }
+# A guest that does not reach /init in time is booted once more (here every
+# guest, with a boot timeout of 1 s), and the run still passes.
+n=$((n + 1))
+script=$(mktemp)
+echo "exit 0" >"$script"
+out=$(XRDMA_BOOT_TIMEOUT=1 "$vm" run --no-device "$script" 2>&1)
+rc=$?
+rm -f "$script"
+if [ $rc -eq 0 ] && grep -q "booting it again (once)" <<<"$out"; then
+	echo "ok $n xrdma_vm.reboots_a_guest_stuck_before_init_once"
+else
+	failed=1
+	echo "# output: $(tail -5 <<<"$out")"
+	echo "not ok $n xrdma_vm.reboots_a_guest_stuck_before_init_once"
+fi
+
 expect_report_fails kasan_report "BUG: KASAN: slab-use-after-free in xr_test+0x1/0x2"
 expect_report_fails lockdep_report "WARNING: possible circular locking dependency detected"
 expect_report_fails kmemleak_report "unreferenced object 0xffff888004a8c000 (size 64):"

@@ -308,8 +308,8 @@ static int xr_check_access(u32 access)
 
 /*
  * Runs without the file's lock at first: pinning may wait on page faults
- * (userfaultfd, FUSE) for as long as user space likes, and nobody else may
- * wait for that.  The lock is taken once the pages are pinned.
+ * (of a FUSE mapping, say) for as long as user space likes, and nobody else
+ * may wait for that.  The lock is taken once the pages are pinned.
  */
 static int xr_cmd_reg_mr(struct xr_cmd *cmd)
 {

@@ -11,7 +11,6 @@
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,27 +28,6 @@
 #define EVENT_FILES	"/sys/kernel/debug/xrdma_core/event_files"
 #define IB_EVENT_PORT_ACTIVE	9
 #define IB_EVENT_PORT_ERR	10
-
-static sigjmp_buf fault_jmp;
-
-static void on_sigbus(int sig)
-{
-	siglongjmp(fault_jmp, sig);
-}
-
-/* Read one byte of @p; returns the signal it raised, or 0. */
-static int touch(volatile char *p)
-{
-	struct sigaction sa = { .sa_handler = on_sigbus }, old;
-	int sig;
-
-	sigaction(SIGBUS, &sa, &old);
-	sig = sigsetjmp(fault_jmp, 1);
-	if (!sig)
-		(void)*p;
-	sigaction(SIGBUS, &old, NULL);
-	return sig;
-}
 
 /* Run @fn in a child process; returns its exit status (or 128 + signal). */
 static int in_child(int (*fn)(void *arg), void *arg)
@@ -140,15 +118,15 @@ TEST(another_files_close_leaves_my_ring_mapped)
 	ring = mmap(NULL, drv.ring_size, PROT_READ, MAP_SHARED, fd,
 		    drv.ring_mmap_key);
 	ASSERT_NE(MAP_FAILED, ring);
-	ASSERT_EQ(0, touch(ring));
+	ASSERT_EQ(0, xr_touch(ring));
 
 	/* Another open of the device in this process, and in another. */
 	other = xv_open_context(NULL);
 	ASSERT_LE(0, other);
 	close(other);
-	EXPECT_EQ(0, touch(ring));
+	EXPECT_EQ(0, xr_touch(ring));
 	EXPECT_EQ(0, in_child(open_and_close, NULL));
-	EXPECT_EQ(0, touch(ring));
+	EXPECT_EQ(0, xr_touch(ring));
 
 	munmap(ring, drv.ring_size);
 	close(fd);
@@ -183,13 +161,13 @@ TEST(removal_zaps_moved_and_split_mappings)
 		       drv.ring_size - 2 * page, MREMAP_MAYMOVE | MREMAP_FIXED,
 		       dst);
 	ASSERT_EQ(dst, moved);
-	ASSERT_EQ(0, touch(ring));
-	ASSERT_EQ(0, touch(moved));
+	ASSERT_EQ(0, xr_touch(ring));
+	ASSERT_EQ(0, xr_touch(moved));
 
 	ASSERT_EQ(0, xr_run("modprobe -r xrnic"));
-	EXPECT_EQ(SIGBUS, touch(ring));
-	EXPECT_EQ(SIGBUS, touch(moved));
-	EXPECT_EQ(SIGBUS, touch(moved + page));
+	EXPECT_EQ(SIGBUS, xr_touch(ring));
+	EXPECT_EQ(SIGBUS, xr_touch(moved));
+	EXPECT_EQ(SIGBUS, xr_touch(moved + page));
 	EXPECT_EQ(-EIO, xv_destroy_cq(fd, cq.cq_handle, NULL));
 
 	munmap(ring, page);

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,4 +159,24 @@ int xr_device_holds_only_pds(unsigned int pd)
 	}
 	globfree(&g);
 	return ret;
+}
+
+static sigjmp_buf xr_fault_jmp;
+
+static void xr_on_sigbus(int sig)
+{
+	siglongjmp(xr_fault_jmp, sig);
+}
+
+int xr_touch(volatile char *p)
+{
+	struct sigaction sa = { .sa_handler = xr_on_sigbus }, old;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &old);
+	sig = sigsetjmp(xr_fault_jmp, 1);
+	if (!sig)
+		(void)*p;
+	sigaction(SIGBUS, &old, NULL);
+	return sig;
 }

@@ -46,4 +46,7 @@ int xr_device_holds_only_pds(unsigned int pd);
 /* Sum of the per-CPU counts of the interrupt named @name, or -1. */
 long long xr_irq_count(const char *name);
 
+/* Read one byte at @p; returns the signal that raised (SIGBUS), or 0. */
+int xr_touch(volatile char *p);
+
 #endif /* XRDMA_UTIL_H */

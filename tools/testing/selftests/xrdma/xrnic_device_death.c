@@ -4,13 +4,12 @@
  * open: the driver notices on the next admin command and says so in the
  * log; the process gets a fatal event, its objects are released, its
  * commands fail with EIO and its mappings no longer reach the device; and
- * the modules still unload once it closes.  This test kills the device;
- * run it last.
+ * the modules still unload once it closes.  Or it dies while the driver is
+ * being removed.  This test kills the device; run it last.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,27 +23,6 @@
 
 #define STATE XRDMA_SYS_DEV "/ports/1/state"
 #define IB_EVENT_DEVICE_FATAL 8
-
-static sigjmp_buf fault_jmp;
-
-static void on_sigbus(int sig)
-{
-	siglongjmp(fault_jmp, sig);
-}
-
-/* Read one byte of @p; returns the signal it raised, or 0. */
-static int touch(volatile char *p)
-{
-	struct sigaction sa = { .sa_handler = on_sigbus }, old;
-	int sig;
-
-	sigaction(SIGBUS, &sa, &old);
-	sig = sigsetjmp(fault_jmp, 1);
-	if (!sig)
-		(void)*p;
-	sigaction(SIGBUS, &old, NULL);
-	return sig;
-}
 
 /*
  * Guests of a run take turns (XRDMA_VM_INDEX): odd ones kill the device
@@ -84,7 +62,7 @@ TEST(driver_and_users_survive_device_death)
 	ring = mmap(NULL, drv.ring_size, PROT_READ, MAP_SHARED, fd,
 		    drv.ring_mmap_key);
 	ASSERT_NE(MAP_FAILED, ring);
-	ASSERT_EQ(0, touch(ring));
+	ASSERT_EQ(0, xr_touch(ring));
 	EXPECT_EQ(pinned0 + 4, xv_vm_pinned_kb());
 
 	/* The VM runner kills this guest's device model when it sees this. */
@@ -118,7 +96,7 @@ TEST(driver_and_users_survive_device_death)
 	EXPECT_EQ(-EIO, xv_alloc_pd(fd, &pd));
 	EXPECT_EQ(-EIO, xv_dealloc_pd(fd, pd));
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
-	EXPECT_EQ(SIGBUS, touch(ring));
+	EXPECT_EQ(SIGBUS, xr_touch(ring));
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, drv.ring_size, PROT_READ, MAP_SHARED,
 				   fd, drv.ring_mmap_key));
 	/* No new contexts on a dead device. */
@@ -173,7 +151,7 @@ TEST(device_killed_during_driver_removal)
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
 	EXPECT_FALSE(xr_exists(XRDMA_SYS_DEV));
 	EXPECT_EQ(-EIO, xv_alloc_pd(fd, &pd));
-	EXPECT_EQ(SIGBUS, touch(ring));
+	EXPECT_EQ(SIGBUS, xr_touch(ring));
 	munmap(ring, drv.ring_size);
 	close(fd);
 	EXPECT_EQ(0, xr_run("modprobe -r xrdma_core"));
