@@ -125,7 +125,7 @@ TEST(unbind_while_the_device_hangs)
 
 	printf("XRDMA-HOST: stop-device\n");
 	fflush(stdout);
-	sleep(1);	/* the runner acts within milliseconds */
+	sleep(3);	/* ordering only: the runner acts within milliseconds */
 	EXPECT_EQ(0, xr_run("modprobe -r xrnic"));
 	EXPECT_FALSE(xr_exists(XRDMA_SYS_DEV));
 	EXPECT_TRUE(xr_dmesg_contains("device marked dead"));
