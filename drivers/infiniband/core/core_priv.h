@@ -50,6 +50,9 @@ struct xr_uverbs_dev {
  * @max_mr_size: the device's, for checks made before @lock is taken
  * @uid: the opener's user, charged for the file's objects
  * @list: in @udev->files
+ * @dead: the device is gone: commands and mmap() fail with -EIO at once,
+ *	while the objects are still being destroyed (set under @udev->lock,
+ *	read anywhere)
  * @disassociating: being cut off from the device (under @udev->lock)
  * @lock: serialises commands on this file; protects everything below
  *	that has no lock of its own
@@ -74,6 +77,7 @@ struct xr_ufile {
 	u64 max_mr_size;
 	kuid_t uid;
 	struct list_head list;
+	bool dead;
 	bool disassociating;
 	struct mutex lock;	/* serialises commands; protects what follows */
 	bool has_context;

@@ -62,7 +62,7 @@ static int xr_cmd_in(struct xr_cmd *cmd, void *req, size_t size)
 
 /*
  * Take the file's lock for the command: the file must still have its
- * device and, except for GET_CONTEXT, a context.
+ * device (and not be losing it) and, except for GET_CONTEXT, a context.
  */
 static int xr_cmd_lock(struct xr_cmd *cmd)
 {
@@ -70,7 +70,7 @@ static int xr_cmd_lock(struct xr_cmd *cmd)
 
 	mutex_lock(&ufile->lock);
 	cmd->xdev = ufile->xdev;
-	if (!cmd->xdev) {
+	if (!cmd->xdev || READ_ONCE(ufile->dead)) {
 		mutex_unlock(&ufile->lock);
 		return -EIO;
 	}

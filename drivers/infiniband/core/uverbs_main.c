@@ -363,7 +363,7 @@ static int xr_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	 * which takes the mmap lock that our caller holds.
 	 */
 	mutex_lock(&ufile->mmap_lock);
-	if (ufile->unmapped) {
+	if (ufile->unmapped || READ_ONCE(ufile->dead)) {
 		ret = -EIO;
 		goto out_unlock;
 	}
@@ -528,19 +528,21 @@ err_put:
 }
 
 /*
- * Cut every file off the device.  First every context learns it (events
- * need no file's lock, so a command stuck in a page fault delays nobody
- * else's notice); then each file in turn loses its objects and mappings,
- * which waits for its command in progress, without holding the device's
- * file list meanwhile.
+ * Cut every file off the device.  First every context learns it and its
+ * new commands fail (this needs no file's lock, so a command stuck in a
+ * page fault delays nobody else's notice); then each file in turn loses its
+ * objects and mappings, which waits for its command in progress, without
+ * holding the device's file list meanwhile.
  */
 static void xr_uverbs_disconnect_all(struct xr_uverbs_dev *udev, bool fatal)
 {
 	struct xr_ufile *ufile, *next;
 
 	mutex_lock(&udev->lock);
-	list_for_each_entry(ufile, &udev->files, list)
+	list_for_each_entry(ufile, &udev->files, list) {
+		WRITE_ONCE(ufile->dead, true);
 		xr_ufile_kill_events(ufile, fatal);
+	}
 	mutex_unlock(&udev->lock);
 
 	for (;;) {
