@@ -54,10 +54,9 @@ struct xr_cmd {
 };
 
 /* The core request, which xr_uverbs_dispatch() copied in and checked. */
-static int xr_cmd_in(struct xr_cmd *cmd, void *req, size_t size)
+static void xr_cmd_in(struct xr_cmd *cmd, void *req, size_t size)
 {
 	memcpy(req, cmd->req, size);
-	return 0;
 }
 
 /*
@@ -104,9 +103,7 @@ static int xr_cmd_get_context(struct xr_cmd *cmd)
 	struct file *filp;
 	int fd, ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	if (ufile->has_context)
 		return -EINVAL;
 
@@ -184,11 +181,8 @@ static int xr_cmd_query_device(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_query_device_resp resp = {};
 	struct ib_uverbs_query_device req;
-	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	xr_fill_device_resp(cmd->xdev, &resp);
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
 }
@@ -197,11 +191,8 @@ static int xr_cmd_ex_query_device(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_ex_query_device_resp resp = {};
 	struct ib_uverbs_ex_query_device req;
-	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	if (req.comp_mask || req.reserved)
 		return -EINVAL;
 	xr_fill_device_resp(cmd->xdev, &resp.base);
@@ -216,9 +207,7 @@ static int xr_cmd_query_port(struct xr_cmd *cmd)
 	struct xr_port_attr pa = {};
 	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	if (req.port_num < 1 || req.port_num > cmd->xdev->phys_port_cnt)
 		return -EINVAL;
 	ret = cmd->xdev->ops->query_port(cmd->xdev, req.port_num, &pa);
@@ -248,9 +237,7 @@ static int xr_cmd_alloc_pd(struct xr_cmd *cmd)
 	struct xr_pd *pd;
 	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	pd = kzalloc(sizeof(*pd), GFP_KERNEL_ACCOUNT);
 	if (!pd)
 		return -ENOMEM;
@@ -279,11 +266,8 @@ static int xr_cmd_dealloc_pd(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_dealloc_pd req;
 	struct xr_pd *pd;
-	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
 	if (!pd)
 		return -EINVAL;
@@ -321,9 +305,7 @@ static int xr_cmd_reg_mr(struct xr_cmd *cmd)
 	struct xr_pd *pd;
 	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	ret = xr_check_access(req.access_flags);
 	if (ret)
 		return ret;
@@ -392,11 +374,8 @@ static int xr_cmd_dereg_mr(struct xr_cmd *cmd)
 {
 	struct ib_uverbs_dereg_mr req;
 	struct xr_mr *mr;
-	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	mr = xr_uobj_lookup(cmd->ufile, req.mr_handle, XR_OBJ_MR);
 	if (!mr)
 		return -EINVAL;
@@ -414,9 +393,7 @@ static int xr_cmd_create_comp_channel(struct xr_cmd *cmd)
 	struct file *filp;
 	int fd, ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
 		return fd;
@@ -449,9 +426,7 @@ static int xr_cmd_create_cq(struct xr_cmd *cmd)
 	struct xr_cq *cq;
 	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	if (!req.cqe || req.cqe > xdev->attr.max_cqe ||
 	    req.comp_vector >= xdev->num_comp_vectors)
 		return -EINVAL;
@@ -501,11 +476,8 @@ static int xr_cmd_destroy_cq(struct xr_cmd *cmd)
 	struct ib_uverbs_destroy_cq_resp resp = {};
 	struct ib_uverbs_destroy_cq req;
 	struct xr_cq *cq;
-	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	cq = xr_uobj_lookup(cmd->ufile, req.cq_handle, XR_OBJ_CQ);
 	if (!cq)
 		return -EINVAL;
@@ -538,9 +510,7 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	struct xr_qp *qp;
 	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	if (req.qp_type != IB_UVERBS_QPT_RC || req.is_srq)
 		return -EOPNOTSUPP;
 	if (!req.max_send_wr || req.max_send_wr > a->max_qp_wr ||
@@ -598,11 +568,8 @@ static int xr_cmd_destroy_qp(struct xr_cmd *cmd)
 	struct ib_uverbs_destroy_qp_resp resp = {};
 	struct ib_uverbs_destroy_qp req;
 	struct xr_qp *qp;
-	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
 	if (!qp)
 		return -EINVAL;
@@ -757,9 +724,7 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	struct xr_qp *qp;
 	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
 	if (!qp)
 		return -EINVAL;
@@ -840,9 +805,7 @@ static int xr_cmd_query_qp(struct xr_cmd *cmd)
 	struct xr_qp *qp;
 	int ret;
 
-	ret = xr_cmd_in(cmd, &req, sizeof(req));
-	if (ret)
-		return ret;
+	xr_cmd_in(cmd, &req, sizeof(req));
 	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
 	if (!qp)
 		return -EINVAL;
