@@ -62,7 +62,6 @@ struct xr_uverbs_dev {
  *	(mmap() and VMA callbacks run with it held)
  * @mmaps: mmap key -> struct xr_mmap_entry
  * @umaps: the VMAs that map this file (struct xr_umap)
- * @unmapped: the file was cut off its device: no more mappings
  * @channels_lock: protects @channels
  * @channels: completion channels created on this file that are still
  *	open (struct xr_event_file.ufile_list)
@@ -85,7 +84,6 @@ struct xr_ufile {
 	struct mutex mmap_lock;	/* protects mmaps and umaps */
 	struct xarray mmaps;
 	struct list_head umaps;
-	bool unmapped;
 	spinlock_t channels_lock;	/* protects channels */
 	struct list_head channels;
 	struct xr_event_file *async_file;

@@ -192,8 +192,8 @@ static void xr_ufile_kill_events(struct xr_ufile *ufile, bool fatal)
 
 /*
  * Zap every VMA of this file, one mm at a time (the VMAs' mmap lock comes
- * before mmap_lock), and refuse new ones.  As in Linux's
- * uverbs_user_mmap_disassociate().  Caller holds ufile->lock.
+ * before mmap_lock), as in Linux's uverbs_user_mmap_disassociate().  New
+ * ones are refused already (ufile->dead).  Caller holds ufile->lock.
  */
 static void xr_ufile_zap_mappings(struct xr_ufile *ufile)
 {
@@ -201,9 +201,6 @@ static void xr_ufile_zap_mappings(struct xr_ufile *ufile)
 	struct vm_area_struct *vma;
 	struct mm_struct *mm;
 
-	mutex_lock(&ufile->mmap_lock);
-	ufile->unmapped = true;
-	mutex_unlock(&ufile->mmap_lock);
 	for (;;) {
 		mm = NULL;
 		mutex_lock(&ufile->mmap_lock);
@@ -311,7 +308,7 @@ static void xr_vma_open(struct vm_area_struct *vma)
 		return;
 	umap = kzalloc(sizeof(*umap), GFP_KERNEL);
 	mutex_lock(&ufile->mmap_lock);
-	if (umap && !ufile->unmapped) {
+	if (umap && !READ_ONCE(ufile->dead)) {
 		umap->vma = vma;
 		list_add(&umap->list, &ufile->umaps);
 		vma->vm_private_data = umap;
@@ -363,7 +360,7 @@ static int xr_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	 * which takes the mmap lock that our caller holds.
 	 */
 	mutex_lock(&ufile->mmap_lock);
-	if (ufile->unmapped || READ_ONCE(ufile->dead)) {
+	if (READ_ONCE(ufile->dead)) {
 		ret = -EIO;
 		goto out_unlock;
 	}
