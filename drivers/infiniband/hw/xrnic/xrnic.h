@@ -91,7 +91,7 @@ struct xrnic_dev {
 	char irq_name[32];
 	struct work_struct fatal_work;
 	struct dentry *debugfs;
-	spinlock_t held_lock;	/* protects held and dma_unsafe */
+	struct mutex held_lock;	/* protects held and dma_unsafe */
 	struct list_head held;
 	bool dma_unsafe;
 };

@@ -62,34 +62,25 @@ void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
 {
 	struct xrnic_held_dma *h;
 
-	spin_lock(&xn->held_lock);
+	mutex_lock(&xn->held_lock);
 	if (!xn->dma_unsafe) {
-		spin_unlock(&xn->held_lock);
+		mutex_unlock(&xn->held_lock);
 		xrnic_dma_release(xn, cpu, dma, size, coherent);
 		return;
 	}
-	spin_unlock(&xn->held_lock);
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
-	if (!h) {
+	if (h) {
+		h->cpu = cpu;
+		h->dma = dma;
+		h->size = size;
+		h->coherent = coherent;
+		list_add_tail(&h->list, &xn->held);
+	}
+	mutex_unlock(&xn->held_lock);
+	if (!h)
 		dev_err_ratelimited(&xn->pdev->dev,
 				    "out of memory: leaking %zu bytes the device may still use\n",
 				    size);
-		return;
-	}
-	h->cpu = cpu;
-	h->dma = dma;
-	h->size = size;
-	h->coherent = coherent;
-	spin_lock(&xn->held_lock);
-	if (xn->dma_unsafe) {
-		list_add_tail(&h->list, &xn->held);
-		h = NULL;
-	}
-	spin_unlock(&xn->held_lock);
-	if (h) {	/* reset meanwhile */
-		xrnic_dma_release(xn, cpu, dma, size, coherent);
-		kfree(h);
-	}
 }
 
 /**
@@ -100,9 +91,9 @@ void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
  */
 void xrnic_dma_unsafe(struct xrnic_dev *xn)
 {
-	spin_lock(&xn->held_lock);
+	mutex_lock(&xn->held_lock);
 	xn->dma_unsafe = true;
-	spin_unlock(&xn->held_lock);
+	mutex_unlock(&xn->held_lock);
 }
 
 /**
@@ -116,10 +107,10 @@ void xrnic_dma_quiesced(struct xrnic_dev *xn)
 	struct xrnic_held_dma *h, *tmp;
 	LIST_HEAD(held);
 
-	spin_lock(&xn->held_lock);
+	mutex_lock(&xn->held_lock);
 	xn->dma_unsafe = false;
 	list_splice_init(&xn->held, &held);
-	spin_unlock(&xn->held_lock);
+	mutex_unlock(&xn->held_lock);
 	list_for_each_entry_safe(h, tmp, &held, list) {
 		xrnic_dma_release(xn, h->cpu, h->dma, h->size, h->coherent);
 		kfree(h);
@@ -137,12 +128,12 @@ size_t xrnic_dma_abandon(struct xrnic_dev *xn)
 	struct xrnic_held_dma *h, *tmp;
 	size_t bytes = 0;
 
-	spin_lock(&xn->held_lock);
+	mutex_lock(&xn->held_lock);
 	list_for_each_entry_safe(h, tmp, &xn->held, list) {
 		bytes += h->size;
 		list_del(&h->list);
 		kfree(h);
 	}
-	spin_unlock(&xn->held_lock);
+	mutex_unlock(&xn->held_lock);
 	return bytes;
 }

@@ -193,7 +193,7 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	xn->xdev.phys_port_cnt = 1;
 	xn->xdev.dma_device = &pdev->dev;
 	INIT_WORK(&xn->fatal_work, xrnic_fatal_work);
-	spin_lock_init(&xn->held_lock);
+	mutex_init(&xn->held_lock);
 	INIT_LIST_HEAD(&xn->held);
 	pci_set_drvdata(pdev, xn);
 
