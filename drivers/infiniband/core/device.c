@@ -23,6 +23,9 @@ static void xr_device_release(struct device *dev)
 	struct xr_device *xdev = container_of(dev, struct xr_device, dev);
 
 	xr_restrack_destroy(xdev);
+	WARN_ON(!xa_empty(&xdev->user_usage));
+	xa_destroy(&xdev->user_usage);
+	mutex_destroy(&xdev->user_lock);
 	kfree(xdev);
 }
 
@@ -43,6 +46,8 @@ struct xr_device *xr_alloc_device(size_t size)
 	if (!xdev)
 		return NULL;
 	xr_restrack_init(xdev);
+	mutex_init(&xdev->user_lock);
+	xa_init(&xdev->user_usage);
 	device_initialize(&xdev->dev);
 	xdev->dev.class = &xr_class;
 	xdev->dev.release = xr_device_release;

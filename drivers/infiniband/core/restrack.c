@@ -25,8 +25,6 @@ void xr_restrack_init(struct xr_device *xdev)
 
 	for (type = 0; type < XR_OBJ_MAX; type++)
 		xa_init_flags(&xdev->res[type], XA_FLAGS_ALLOC);
-	mutex_init(&xdev->user_lock);
-	xa_init(&xdev->user_usage);
 }
 
 /**
@@ -41,9 +39,6 @@ void xr_restrack_destroy(struct xr_device *xdev)
 		WARN_ON(!xa_empty(&xdev->res[type]));
 		xa_destroy(&xdev->res[type]);
 	}
-	WARN_ON(!xa_empty(&xdev->user_usage));
-	xa_destroy(&xdev->user_usage);
-	mutex_destroy(&xdev->user_lock);
 }
 
 /**
