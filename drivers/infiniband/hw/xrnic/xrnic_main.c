@@ -73,18 +73,14 @@ static int xrnic_reset(struct xrnic_dev *xn)
  * completes, memory held for the device is freed; if not, the device may
  * still use what it was given, which is held from now on.
  */
-static int xrnic_quiesce(struct xrnic_dev *xn)
+static void xrnic_quiesce(struct xrnic_dev *xn)
 {
-	int ret;
-
 	mutex_lock(&xn->admin.lock);	/* no command half submitted */
-	ret = xrnic_reset(xn);
-	if (ret)
+	if (xrnic_reset(xn))
 		xrnic_dma_unsafe(xn);
 	else
 		xrnic_dma_quiesced(xn);
 	mutex_unlock(&xn->admin.lock);
-	return ret;
 }
 
 static void xrnic_wr64(struct xrnic_dev *xn, u32 reg_lo, u64 val)
