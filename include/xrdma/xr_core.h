@@ -281,7 +281,8 @@ struct xr_udata {
  * @query_device: ask the hardware for its limits
  * @query_port: ask the hardware for the state of port @port (1-based)
  *
- * @alloc_ucontext: a process opened a context; fill its driver answer
+ * @alloc_ucontext: a process opened a context (@ufile); fill its driver
+ *	answer, and offer its device memory with xr_mmap_insert_io()
  * @alloc_pd: allocate @pd->pdn
  * @dealloc_pd: free it
  * @reg_mr: register @mr->umem; set @mr->lkey and @mr->rkey
@@ -306,7 +307,8 @@ struct xr_device_ops {
 	int (*query_device)(struct xr_device *xdev, struct xr_device_attr *attr);
 	int (*query_port)(struct xr_device *xdev, u32 port,
 			  struct xr_port_attr *attr);
-	int (*alloc_ucontext)(struct xr_device *xdev, struct xr_udata *udata);
+	int (*alloc_ucontext)(struct xr_device *xdev, struct xr_ufile *ufile,
+			      struct xr_udata *udata);
 	int (*alloc_pd)(struct xr_device *xdev, struct xr_pd *pd);
 	int (*dealloc_pd)(struct xr_device *xdev, struct xr_pd *pd);
 	int (*reg_mr)(struct xr_device *xdev, struct xr_mr *mr);
@@ -338,6 +340,7 @@ struct xr_device_ops {
  * @fw_ver: firmware version string
  * @node_desc: node description, settable through sysfs
  * @phys_port_cnt: number of ports, numbered from 1
+ * @mac: the ports' Ethernet address; the default GID derives from it
  * @dma_device: the device that DMA mappings are made for (the PCI function)
  * @num_comp_vectors: completion interrupt vectors
  * @index: number in the core's registry, stable while registered
@@ -367,6 +370,7 @@ struct xr_device {
 	char fw_ver[XR_FW_VER_MAX];
 	char node_desc[XR_NODE_DESC_MAX];
 	u32 phys_port_cnt;
+	u8 mac[6];
 	struct device *dma_device;
 	u32 num_comp_vectors;
 	u32 index;
@@ -398,6 +402,9 @@ int xr_copy_to_udata(struct xr_udata *udata, const void *src, size_t len);
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 		   u64 *key);
 void xr_mmap_remove(struct xr_ufile *ufile, u64 key);
+int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
+		      size_t size, u64 *key);
+void xr_cq_comp_event(struct xr_cq *cq);
 
 /*
  * The device's name.  Unlike dev_name(), this buffer is never freed, so a

@@ -52,6 +52,8 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_DESTROY_QP		= 12,
 	XRNIC_ADMIN_QUERY_STATS		= 13,
 	XRNIC_ADMIN_QUERY_RESOURCES	= 14,
+	XRNIC_ADMIN_CREATE_EQ		= 15,
+	XRNIC_ADMIN_DESTROY_EQ		= 16,
 };
 
 /* Admin completion status */
@@ -139,13 +141,34 @@ struct xrnic_cmd_mr {
 	__u8	reserved[48];
 };
 
-/* CREATE_CQ: a physically contiguous ring of depth completion entries. */
+/*
+ * CREATE_CQ: a physically contiguous ring of depth completion entries and
+ * its doorbell record (struct xrnic_cq_db).  eq_vector names the event
+ * queue its completion events go to (CREATE_EQ); 0: no events.
+ */
 struct xrnic_cmd_create_cq {
 	__le64	ring_addr;	/* page aligned */
 	__le32	depth;		/* power of two, 2 .. max_cqe */
-	__le16	eq_vector;	/* MSI-X vector for completion events */
-	__u8	reserved[42];
+	__le16	eq_vector;	/* 0, or a vector with an event queue */
+	__le16	reserved0;
+	__le64	db_addr;	/* XRNIC_DB_RECORD_SIZE aligned */
+	__u8	reserved[32];
 };
+
+/*
+ * CREATE_EQ: the completion event queue of MSI-X vector 1 .. N-1, a ring of
+ * depth struct xrnic_eqe; DESTROY_EQ takes only the vector.
+ */
+struct xrnic_cmd_eq {
+	__le64	ring_addr;	/* page aligned */
+	__le32	depth;		/* power of two, 2 .. XRNIC_MAX_EQ_DEPTH */
+	__le16	vector;
+	__le16	reserved0;
+	__le64	db_addr;	/* struct xrnic_eq_db, XRNIC_DB_RECORD_SIZE aligned */
+	__u8	reserved[32];
+};
+
+#define XRNIC_MAX_EQ_DEPTH		4096
 
 /* DESTROY_CQ; the CREATE_CQ answer. */
 struct xrnic_cmd_cq {
@@ -171,7 +194,8 @@ struct xrnic_cmd_create_qp {
 	__le64	sq_addr;
 	__le64	rq_addr;
 	__le32	max_inline;
-	__u8	reserved[12];
+	__le32	reserved1;
+	__le64	db_addr;	/* struct xrnic_qp_db, XRNIC_DB_RECORD_SIZE aligned */
 };
 
 /* QP states: the IB verbs values. */
@@ -278,6 +302,7 @@ struct xrnic_aq_entry {
 		struct xrnic_cmd_mr mr;
 		struct xrnic_cmd_create_cq create_cq;
 		struct xrnic_cmd_cq cq;
+		struct xrnic_cmd_eq eq;
 		struct xrnic_cmd_create_qp create_qp;
 		struct xrnic_qp_attr qp_attr;
 		struct xrnic_cmd_qp qp;
@@ -351,6 +376,10 @@ enum xrnic_aenq_event {
 	XRNIC_EVENT_PORT_ACTIVE	= 1,	/* param: port number */
 	XRNIC_EVENT_PORT_DOWN	= 2,	/* param: port number */
 	XRNIC_EVENT_FATAL	= 3,	/* param: XRNIC_FATAL_* */
+	XRNIC_EVENT_QP_FATAL	= 4,	/* param: qpn; a bad doorbell record */
+	XRNIC_EVENT_QP_ACCESS	= 5,	/* param: qpn; a remote access error */
+	XRNIC_EVENT_QP_REQ_ERR	= 6,	/* param: qpn; an invalid request */
+	XRNIC_EVENT_CQ_ERR	= 7,	/* param: cqn; overrun */
 };
 
 struct xrnic_aenq_entry {
@@ -373,6 +402,8 @@ static_assert(sizeof(struct xrnic_cmd_create_cq) == XRNIC_ADMIN_DATA_SIZE,
 	      "create_cq command size");
 static_assert(sizeof(struct xrnic_cmd_cq) == XRNIC_ADMIN_DATA_SIZE,
 	      "cq command size");
+static_assert(sizeof(struct xrnic_cmd_eq) == XRNIC_ADMIN_DATA_SIZE,
+	      "eq command size");
 static_assert(sizeof(struct xrnic_cmd_create_qp) == XRNIC_ADMIN_DATA_SIZE,
 	      "create_qp command size");
 static_assert(sizeof(struct xrnic_qp_attr) == XRNIC_ADMIN_DATA_SIZE,

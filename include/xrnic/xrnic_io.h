@@ -1,18 +1,235 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
 /*
- * XRNIC hardware interface: data-path queue geometry.
+ * XRNIC hardware interface: the data path.  Send and receive work queue
+ * entries, completion queue entries, doorbell records and completion event
+ * queue entries.
  *
- * Send, receive and completion rings are arrays of fixed-size entries in
- * host memory.  The entry layouts arrive with the data path; the sizes are
- * fixed now because the driver allocates the rings.
+ * Shared by the xrnic driver, the xrnic-emu device model and the libibverbs
+ * provider (plain C: no kernel types beyond <linux/types.h>).  Every ring is
+ * an array of fixed-size entries in host memory; fields are little-endian
+ * unless named _be; every structure has a fixed size checked below.
+ * Documentation/xrnic-hw.rst is the prose specification.
  */
 #ifndef XRNIC_IO_H
 #define XRNIC_IO_H
 
+#include <linux/types.h>
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#else
+#include <assert.h>
+#endif
+
 #define XRNIC_SQE_SIZE		128	/* send work queue entry */
 #define XRNIC_RQE_SIZE		128	/* receive work queue entry */
 #define XRNIC_CQE_SIZE		32	/* completion queue entry */
+#define XRNIC_EQE_SIZE		16	/* completion event queue entry */
 #define XRNIC_MAX_SGE		6	/* scatter/gather entries per WQE */
 #define XRNIC_MAX_INLINE	64	/* inline send data per WQE */
+#define XRNIC_DB_RECORD_SIZE	64	/* room a doorbell record takes */
+
+/* A scatter/gather entry: lkey-checked local memory. */
+struct xrnic_sge {
+	__le64	addr;
+	__le32	length;
+	__le32	lkey;
+};
+
+/* Send work request opcodes. */
+enum xrnic_wr_opcode {
+	XRNIC_WR_SEND			= 0,
+	XRNIC_WR_SEND_WITH_IMM		= 1,
+	XRNIC_WR_RDMA_WRITE		= 2,
+	XRNIC_WR_RDMA_WRITE_WITH_IMM	= 3,
+	XRNIC_WR_RDMA_READ		= 4,
+	XRNIC_WR_ATOMIC_CMP_AND_SWP	= 5,
+	XRNIC_WR_ATOMIC_FETCH_AND_ADD	= 6,
+	XRNIC_WR_NUM_OPCODES,
+};
+
+/* struct xrnic_sqe.flags */
+#define XRNIC_SQE_SIGNALED	(1u << 0)	/* write a CQE on success */
+#define XRNIC_SQE_SOLICITED	(1u << 1)	/* the receiver's CQE is solicited */
+#define XRNIC_SQE_FENCE		(1u << 2)	/* wait for earlier READs/atomics */
+#define XRNIC_SQE_INLINE	(1u << 3)	/* data is in inline_data */
+#define XRNIC_SQE_FLAGS_ALL	0xf
+
+/*
+ * Send WQE.  SEND, WRITE and READ take num_sge SGEs (0 .. the QP's
+ * max_send_sge), or with XRNIC_SQE_INLINE (SEND and WRITE only)
+ * inline_len bytes of inline_data.  Atomics take exactly one 8-byte SGE that
+ * receives the original remote value; remote_addr must be 8-byte aligned.
+ * imm_data_be travels as the verbs API gives it (network order).
+ */
+struct xrnic_sqe {
+	__le64	wr_id;
+	__u8	opcode;		/* enum xrnic_wr_opcode */
+	__u8	flags;		/* XRNIC_SQE_* */
+	__u8	num_sge;
+	__u8	reserved0;
+	__be32	imm_data_be;
+	__le64	remote_addr;
+	__le32	rkey;
+	__le32	inline_len;	/* bytes of inline_data, with XRNIC_SQE_INLINE */
+	union {
+		struct xrnic_sge sge[XRNIC_MAX_SGE];
+		__u8	inline_data[XRNIC_MAX_SGE * sizeof(struct xrnic_sge)];
+		struct {
+			__le64	compare_add;	/* CMP_AND_SWP: compare; FETCH_AND_ADD: add */
+			__le64	swap;		/* CMP_AND_SWP only */
+			struct xrnic_sge sge;
+		} atomic;
+	};
+};
+
+/* Receive WQE: num_sge SGEs (0 .. the QP's max_recv_sge). */
+struct xrnic_rqe {
+	__le64	wr_id;
+	__u8	num_sge;
+	__u8	reserved[23];
+	struct xrnic_sge sge[XRNIC_MAX_SGE];
+};
+
+/* Completion status: the values of enum ibv_wc_status. */
+enum xrnic_wc_status {
+	XRNIC_WC_SUCCESS		= 0,
+	XRNIC_WC_LOC_LEN_ERR		= 1,
+	XRNIC_WC_LOC_QP_OP_ERR		= 2,
+	XRNIC_WC_LOC_PROT_ERR		= 4,
+	XRNIC_WC_WR_FLUSH_ERR		= 5,
+	XRNIC_WC_BAD_RESP_ERR		= 7,
+	XRNIC_WC_LOC_ACCESS_ERR		= 8,
+	XRNIC_WC_REM_INV_REQ_ERR	= 9,
+	XRNIC_WC_REM_ACCESS_ERR		= 10,
+	XRNIC_WC_REM_OP_ERR		= 11,
+	XRNIC_WC_RETRY_EXC_ERR		= 12,
+	XRNIC_WC_RNR_RETRY_EXC_ERR	= 13,
+	XRNIC_WC_FATAL_ERR		= 19,
+	XRNIC_WC_GENERAL_ERR		= 21,
+};
+
+/* Completion opcodes: the values of enum ibv_wc_opcode. */
+enum xrnic_wc_opcode {
+	XRNIC_WC_SEND			= 0,
+	XRNIC_WC_RDMA_WRITE		= 1,
+	XRNIC_WC_RDMA_READ		= 2,
+	XRNIC_WC_COMP_SWAP		= 3,
+	XRNIC_WC_FETCH_ADD		= 4,
+	XRNIC_WC_RECV			= 128,
+	XRNIC_WC_RECV_RDMA_WITH_IMM	= 129,
+};
+
+/* struct xrnic_cqe.flags; XRNIC_ENTRY_PHASE (bit 0) is the owner bit. */
+#define XRNIC_CQE_PHASE		(1u << 0)
+#define XRNIC_CQE_WITH_IMM	(1u << 1)	/* imm_data_be is valid */
+#define XRNIC_CQE_SOLICITED	(1u << 2)	/* the sender asked for an event */
+#define XRNIC_CQE_RECV		(1u << 3)	/* a receive queue completion */
+
+/*
+ * Completion entry.  The device writes every other byte, then flags (phase
+ * bit last, with release ordering); the phase rule is that of the admin
+ * rings (xrnic_entry_phase()).  A completion with an error status still
+ * carries wr_id and qpn; the other fields are then undefined.
+ */
+struct xrnic_cqe {
+	__le64	wr_id;
+	__le32	byte_len;
+	__be32	imm_data_be;
+	__le32	qpn;		/* the local QP */
+	__le32	src_qp;		/* receive completions: the sending QP */
+	__u8	status;		/* enum xrnic_wc_status */
+	__u8	opcode;		/* enum xrnic_wc_opcode */
+	__u8	vendor_err;	/* enum xrnic_vendor_err */
+	__u8	flags;		/* XRNIC_CQE_* */
+	__le32	reserved;
+};
+
+/* struct xrnic_cqe.vendor_err: what exactly went wrong. */
+enum xrnic_vendor_err {
+	XRNIC_VERR_NONE		= 0,
+	XRNIC_VERR_BAD_WQE	= 1,	/* opcode, flags, num_sge or length */
+	XRNIC_VERR_LKEY		= 2,	/* an SGE's lkey, PD, rights or bounds */
+	XRNIC_VERR_RKEY		= 3,	/* rkey, PD, rights or bounds */
+	XRNIC_VERR_QP_ACCESS	= 4,	/* the responder QP's access flags */
+	XRNIC_VERR_RECV_LEN	= 5,	/* the receive buffer is too small */
+	XRNIC_VERR_NO_DEST	= 6,	/* no such destination QP, or not ready */
+	XRNIC_VERR_RNR		= 7,	/* no receive WQE within rnr_retry */
+	XRNIC_VERR_FLUSH	= 8,	/* the QP is in the error state */
+	XRNIC_VERR_ALIGN	= 9,	/* an atomic's remote address */
+};
+
+/*
+ * QP doorbell record: XRNIC_DB_RECORD_SIZE bytes at the QP's db_addr.  The
+ * library writes the free-running producer indexes after writing the WQEs
+ * (release); the device writes the consumer indexes after it has finished
+ * with the WQEs before them (a send WQE is finished when its completion,
+ * if any, is written), so a slot may be reused once ci has passed it.
+ */
+struct xrnic_qp_db {
+	__le32	sq_pi;		/* library */
+	__le32	rq_pi;		/* library */
+	__le32	sq_ci;		/* device */
+	__le32	rq_ci;		/* device */
+	__u8	reserved[48];
+};
+
+/* struct xrnic_cq_db.arm: a request number in bits 31..2, and the kind. */
+#define XRNIC_CQ_ARM_NEXT	1u	/* event on the next completion */
+#define XRNIC_CQ_ARM_SOLICITED	2u	/* ... on a solicited or error one */
+#define XRNIC_CQ_ARM_KIND	3u
+#define XRNIC_CQ_ARM_SN_SHIFT	2
+
+/*
+ * CQ doorbell record: XRNIC_DB_RECORD_SIZE bytes at the CQ's db_addr.  ci
+ * is the library's free-running consumer index: the device never writes a
+ * CQE into a slot the library has not consumed (it reports a CQ overrun
+ * instead).  To arm, the library writes arm with a new request number and a
+ * kind, then a full barrier; after writing a CQE the device makes a full
+ * barrier and reads arm.  The first CQE that matches an armed request it has
+ * not answered yet raises one event on the CQ's vector.  No doorbell is
+ * needed: either the device sees the request, or the library's next poll
+ * sees the CQE.
+ */
+struct xrnic_cq_db {
+	__le32	ci;		/* library */
+	__le32	arm;		/* library */
+	__u8	reserved[56];
+};
+
+/* Event queue doorbell record: the driver's free-running consumer index. */
+struct xrnic_eq_db {
+	__le32	ci;
+	__u8	reserved[60];
+};
+
+/*
+ * Completion event queue entry.  One event queue per MSI-X vector 1 .. N-1
+ * (CREATE_EQ); the device writes an entry naming the CQ, then raises the
+ * vector.  Phase bit as in the admin rings.
+ */
+#define XRNIC_EQE_COMP		1	/* event: a completion on cqn */
+
+struct xrnic_eqe {
+	__le32	cqn;
+	__u8	event;		/* XRNIC_EQE_* */
+	__u8	flags;		/* XRNIC_ENTRY_PHASE */
+	__u8	reserved[10];
+};
+
+/*
+ * The per-context doorbell: user space writes (XRNIC_DEVICE_PEER << 16) |
+ * vector to the ivshmem Doorbell register (BAR0 offset
+ * XRNIC_IVSHMEM_DOORBELL) after updating a producer index, to wake the
+ * device.  It carries no data: the device then scans the doorbell records.
+ */
+
+static_assert(sizeof(struct xrnic_sge) == 16, "SGE size");
+static_assert(sizeof(struct xrnic_sqe) == XRNIC_SQE_SIZE, "SQE size");
+static_assert(sizeof(struct xrnic_rqe) == XRNIC_RQE_SIZE, "RQE size");
+static_assert(sizeof(struct xrnic_cqe) == XRNIC_CQE_SIZE, "CQE size");
+static_assert(sizeof(struct xrnic_eqe) == XRNIC_EQE_SIZE, "EQE size");
+static_assert(sizeof(struct xrnic_qp_db) == XRNIC_DB_RECORD_SIZE, "QP db size");
+static_assert(sizeof(struct xrnic_cq_db) == XRNIC_DB_RECORD_SIZE, "CQ db size");
+static_assert(sizeof(struct xrnic_eq_db) == XRNIC_DB_RECORD_SIZE, "EQ db size");
 
 #endif /* XRNIC_IO_H */

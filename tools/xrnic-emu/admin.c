@@ -45,6 +45,8 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_DESTROY_QP]	= xe_cmd_destroy_qp,
 	[XRNIC_ADMIN_QUERY_STATS]	= xe_cmd_query_stats,
 	[XRNIC_ADMIN_QUERY_RESOURCES]	= xe_cmd_query_resources,
+	[XRNIC_ADMIN_CREATE_EQ]		= xe_cmd_create_eq,
+	[XRNIC_ADMIN_DESTROY_EQ]	= xe_cmd_destroy_eq,
 };
 
 static const char *const xe_status_name[] = {
@@ -100,16 +102,13 @@ static void xe_execute(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 }
 
 /* Write the body, then publish the entry with its phase bit. */
-static void xe_post_completion(struct xe_dev *xe, const struct xrnic_acq_entry *cpl)
+static void xe_post_completion(struct xe_dev *xe, struct xrnic_acq_entry *cpl)
 {
 	uint32_t slot = xe->acq_pi & (xe->acq.depth - 1);
-	uint8_t *dst = xe->acq.host + (size_t)slot * XRNIC_ACQ_ENTRY_SIZE;
-	const uint8_t *src = (const uint8_t *)cpl;
-	size_t flags = offsetof(struct xrnic_acq_entry, flags);
 
-	memcpy(dst, src, flags);
-	memcpy(dst + flags + 1, src + flags + 1, sizeof(*cpl) - flags - 1);
-	__atomic_store_n(dst + flags, xrnic_entry_phase(xe->acq_pi, xe->acq.depth), __ATOMIC_RELEASE);
+	cpl->flags = xrnic_entry_phase(xe->acq_pi, xe->acq.depth);
+	xe_ring_publish(xe->acq.host + (size_t)slot * XRNIC_ACQ_ENTRY_SIZE, cpl, sizeof(*cpl),
+			offsetof(struct xrnic_acq_entry, flags));
 	xe->acq_pi++;
 }
 

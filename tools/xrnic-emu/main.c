@@ -2,7 +2,8 @@
 /*
  * xrnic-emu: the XRNIC device model behind QEMU's ivshmem-doorbell device.
  * Options, then one poll() loop over signals, the listening socket, the
- * client socket and the doorbell eventfds.
+ * client socket and the doorbell eventfds, which also runs the data path
+ * while it has work and wakes for its retry timers.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -257,6 +258,8 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd)
 {
 	struct pollfd pfd[XE_PFD_DB0 + XRNIC_MAX_VECTORS];
 	unsigned int nfds = XE_PFD_DB0 + iv->nvec, v;
+	int64_t wait = -1;
+	struct timespec ts;
 	uint64_t cnt;
 	int err;
 
@@ -267,7 +270,8 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd)
 		pfd[XE_PFD_DB0 + v] = (struct pollfd){ .fd = iv->db_fd[v], .events = POLLIN };
 
 	for (;;) {
-		if (poll(pfd, nfds, -1) < 0) {
+		ts = (struct timespec){ .tv_sec = wait / 1000000000, .tv_nsec = wait % 1000000000 };
+		if (ppoll(pfd, nfds, wait < 0 ? NULL : &ts, NULL) < 0) {
 			if (errno == EINTR)
 				continue;
 			xe_log(xe, "poll: %s", strerror(errno));
@@ -291,6 +295,8 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd)
 			if (read(iv->db_fd[v], &cnt, sizeof(cnt)) == sizeof(cnt))
 				xe_doorbell(xe, v);
 		}
+		/* The data path's work; and when to look again without a doorbell. */
+		wait = xe_dev_poll(xe);
 		if (pfd[XE_PFD_CLIENT].revents && xe_client_input(iv->client_fd)) {
 			xe_log(xe, "client disconnected");
 			return 0;

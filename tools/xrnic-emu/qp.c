@@ -58,7 +58,7 @@ static bool xe_wq_depth_ok(uint32_t depth)
 /* Field checks of CREATE_QP that need no table or guest memory. */
 static uint8_t xe_qp_create_check(struct xe_dev *xe, const struct xrnic_cmd_create_qp *c)
 {
-	if (c->reserved0 || !xe_all_zero(c->reserved, sizeof(c->reserved)))
+	if (c->reserved0 || c->reserved1)
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
 	if (c->qp_type != XRNIC_QPT_RC)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "qp_type not RC");
@@ -72,6 +72,8 @@ static uint8_t xe_qp_create_check(struct xe_dev *xe, const struct xrnic_cmd_crea
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "max_inline above XRNIC_MAX_INLINE");
 	if (le64toh(c->sq_addr) % XRNIC_RING_ALIGN || le64toh(c->rq_addr) % XRNIC_RING_ALIGN)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "ring address not page aligned");
+	if (le64toh(c->db_addr) % XRNIC_DB_RECORD_SIZE)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "db_addr not 64-byte aligned");
 	return XRNIC_STATUS_OK;
 }
 
@@ -81,6 +83,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	const struct xrnic_cmd_create_qp *c = &cmd->create_qp;
 	uint32_t sq_depth = le32toh(c->sq_depth), rq_depth = le32toh(c->rq_depth), slot;
 	uint64_t sq_addr = le64toh(c->sq_addr), rq_addr = le64toh(c->rq_addr);
+	uint8_t *sq, *rq, *db;
 	struct xe_cq *scq, *rcq;
 	struct xe_pd *pd;
 	struct xe_qp *qp;
@@ -94,9 +97,11 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	rcq = xe_cq_get(xe, le32toh(c->recv_cqn));
 	if (!pd || !scq || !rcq)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such PD or CQ");
-	if (!xe_gm_ptr(&xe->mem, sq_addr, (uint64_t)sq_depth * XRNIC_SQE_SIZE) ||
-	    !xe_gm_ptr(&xe->mem, rq_addr, (uint64_t)rq_depth * XRNIC_RQE_SIZE))
-		return xe_fail(xe, XRNIC_STATUS_BAD_ADDRESS, "ring outside guest RAM");
+	sq = xe_gm_ptr(&xe->mem, sq_addr, (uint64_t)sq_depth * XRNIC_SQE_SIZE);
+	rq = xe_gm_ptr(&xe->mem, rq_addr, (uint64_t)rq_depth * XRNIC_RQE_SIZE);
+	db = xe_gm_ptr(&xe->mem, le64toh(c->db_addr), XRNIC_DB_RECORD_SIZE);
+	if (!sq || !rq || !db)
+		return xe_fail(xe, XRNIC_STATUS_BAD_ADDRESS, "ring or db_addr outside guest RAM");
 	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++)
 		if (!xe->qp[slot].live)
 			break;
@@ -120,6 +125,9 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		.max_inline = le32toh(c->max_inline),
 		.state = XRNIC_QPS_RESET,
 		.attr = xe_qp_defaults,
+		.sq = sq,
+		.rq = rq,
+		.db = (struct xrnic_qp_db *)db,
 	};
 	pd->refs++;
 	scq->refs++;
@@ -328,8 +336,19 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	xe_qp_apply(&qp->attr, a, mask);
 	if (mask & XRNIC_QP_STATE)
 		qp->state = a->state;
-	if (qp->state == XRNIC_QPS_RESET)
+	if (qp->state == XRNIC_QPS_RESET) {
+		/* Empty queues: the library starts its producer indexes at 0. */
 		qp->attr = xe_qp_defaults;
+		qp->sq_ci = 0;
+		qp->rq_ci = 0;
+		qp->wait_until = 0;
+		qp->retrying = false;
+		__atomic_store_n(&qp->db->sq_ci, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&qp->db->rq_ci, 0, __ATOMIC_RELEASE);
+	} else if (qp->state == XRNIC_QPS_ERR) {
+		xe_qp_flush(xe, qp);
+	}
+	xe->work = true;
 	return XRNIC_STATUS_OK;
 }
 

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The BAR2 register block: identity at start, the admin doorbell sequence
- * (reset, admin queue enable and disable).
- */
-#include <inttypes.h>
-#include <string.h>
+/* The BAR2 register block: 32-bit little-endian registers, read and written. */
 
 #include "xe.h"
 
@@ -23,160 +18,14 @@ void xe_reg_write(struct xe_dev *xe, uint32_t off, uint32_t val)
 	__atomic_store_n(xe_reg(xe, off), htole32(val), __ATOMIC_RELEASE);
 }
 
-static uint64_t xe_reg_read64(const struct xe_dev *xe, uint32_t lo)
+uint64_t xe_reg_read64(const struct xe_dev *xe, uint32_t lo)
 {
 	return xe_reg_read(xe, lo) | (uint64_t)xe_reg_read(xe, lo + 4) << 32;
 }
 
-static void xe_set_sts(struct xe_dev *xe, uint32_t sts)
+
+/* Clear bits of a register the driver also writes, without losing its bits. */
+void xe_reg_clear(struct xe_dev *xe, uint32_t off, uint32_t bits)
 {
-	xe->sts = sts;
-	xe_reg_write(xe, XRNIC_REG_DEV_STS, sts);
-}
-
-/* Drop every PD, MR, CQ and QP and zero the counters. */
-static void xe_drop_objects(struct xe_dev *xe)
-{
-	xe_qp_drop_all(xe);
-	xe_cq_drop_all(xe);
-	xe_mr_drop_all(xe);
-	xe_pd_drop_all(xe);
-	xe_stats_drop_all(xe);
-}
-
-void xe_dev_init(struct xe_dev *xe)
-{
-	const uint8_t *mac = xe->id.mac;
-
-	/* Nothing to free yet: the tables may hold garbage. */
-	memset(xe->mr, 0, sizeof(xe->mr));
-	xe_drop_objects(xe);
-	memset(xe->bar2, 0, XRNIC_BAR2_SIZE);
-	xe_reg_write(xe, XRNIC_REG_SIGNATURE, XRNIC_SIGNATURE);
-	xe_reg_write(xe, XRNIC_REG_VERSION,
-		     XRNIC_VERSION(XRNIC_VERSION_MAJOR, XRNIC_VERSION_MINOR));
-	xe_reg_write(xe, XRNIC_REG_CAPS, XRNIC_CAP_AENQ);
-	xe_reg_write(xe, XRNIC_REG_DMA_WIDTH, XE_DMA_WIDTH);
-	xe_reg_write(xe, XRNIC_REG_NUM_VECTORS, xe->id.num_vectors);
-	xe_reg_write(xe, XRNIC_REG_RESET_TIMEOUT_MS, XE_RESET_TIMEOUT_MS);
-	xe_reg_write(xe, XRNIC_REG_MAX_AQ_DEPTH, XE_MAX_AQ_DEPTH);
-	xe_reg_write(xe, XRNIC_REG_FW_VERSION, xe->id.fw_version);
-	xe_reg_write(xe, XRNIC_REG_NODE_GUID_LO, (uint32_t)xe->id.guid);
-	xe_reg_write(xe, XRNIC_REG_NODE_GUID_HI, xe->id.guid >> 32);
-	xe_reg_write(xe, XRNIC_REG_MAC_LO, mac[0] | mac[1] << 8 | mac[2] << 16 |
-		     (uint32_t)mac[3] << 24);
-	xe_reg_write(xe, XRNIC_REG_MAC_HI, mac[4] | mac[5] << 8);
-	xe_set_sts(xe, XRNIC_DEV_STS_READY);
-}
-
-void xe_dev_fini(struct xe_dev *xe)
-{
-	xe_drop_objects(xe);
-}
-
-static void xe_reset(struct xe_dev *xe)
-{
-	static const uint32_t cleared[] = {
-		XRNIC_REG_FATAL_REASON,
-		XRNIC_REG_AQ_BASE_LO, XRNIC_REG_AQ_BASE_HI,
-		XRNIC_REG_ACQ_BASE_LO, XRNIC_REG_ACQ_BASE_HI,
-		XRNIC_REG_AENQ_BASE_LO, XRNIC_REG_AENQ_BASE_HI,
-		XRNIC_REG_AQ_DEPTH, XRNIC_REG_AENQ_DEPTH,
-		XRNIC_REG_AQ_CTL, XRNIC_REG_AENQ_CI, XRNIC_REG_AENQ_DROPPED,
-	};
-	size_t i;
-
-	xe->aq_enabled = false;
-	memset(&xe->aq, 0, sizeof(xe->aq));
-	memset(&xe->acq, 0, sizeof(xe->acq));
-	memset(&xe->aenq, 0, sizeof(xe->aenq));
-	xe->aq_ci = 0;
-	xe->acq_pi = 0;
-	xe->aenq_pi = 0;
-	xe->aenq_dropped = 0;
-	xe_drop_objects(xe);
-	for (i = 0; i < ARRAY_SIZE(cleared); i++)
-		xe_reg_write(xe, cleared[i], 0);
-	xe_set_sts(xe, XRNIC_DEV_STS_READY);
-	/* Last: the driver waits for RESET to clear. */
-	__atomic_fetch_and(xe_reg(xe, XRNIC_REG_DEV_CTL), htole32(~XRNIC_DEV_CTL_RESET),
-			   __ATOMIC_RELEASE);
-	xe_log(xe, "reset");
-}
-
-static void xe_fatal(struct xe_dev *xe, uint32_t reason, const char *why)
-{
-	xe_reg_write(xe, XRNIC_REG_FATAL_REASON, reason);
-	xe_set_sts(xe, xe->sts | XRNIC_DEV_STS_FATAL);
-	xe_log(xe, "fatal error %u: %s", reason, why);
-}
-
-static bool xe_ring_config_ok(uint64_t base, uint32_t depth, uint32_t max_depth)
-{
-	return base && !(base % XRNIC_RING_ALIGN) && xe_is_pow2(depth) &&
-	       depth >= XRNIC_MIN_RING_DEPTH && depth <= max_depth;
-}
-
-static bool xe_ring_map(struct xe_dev *xe, struct xe_ring *r, uint64_t base,
-			uint32_t depth, uint32_t entry_size)
-{
-	r->depth = depth;
-	r->host = xe_gm_ptr(&xe->mem, base, (uint64_t)depth * entry_size);
-	return r->host;
-}
-
-/* Validate and latch the ring registers, or go FATAL. */
-static void xe_aq_enable(struct xe_dev *xe)
-{
-	uint64_t aq = xe_reg_read64(xe, XRNIC_REG_AQ_BASE_LO);
-	uint64_t acq = xe_reg_read64(xe, XRNIC_REG_ACQ_BASE_LO);
-	uint64_t aenq = xe_reg_read64(xe, XRNIC_REG_AENQ_BASE_LO);
-	uint32_t depth = xe_reg_read(xe, XRNIC_REG_AQ_DEPTH);
-	uint32_t aenq_depth = xe_reg_read(xe, XRNIC_REG_AENQ_DEPTH);
-
-	if (!xe_ring_config_ok(aq, depth, XE_MAX_AQ_DEPTH) ||
-	    !xe_ring_config_ok(acq, depth, XE_MAX_AQ_DEPTH) ||
-	    !xe_ring_config_ok(aenq, aenq_depth, XRNIC_MAX_AENQ_DEPTH)) {
-		xe_fatal(xe, XRNIC_FATAL_BAD_AQ_CONFIG, "bad admin ring base or depth");
-		return;
-	}
-	if (!xe_ring_map(xe, &xe->aq, aq, depth, XRNIC_AQ_ENTRY_SIZE) ||
-	    !xe_ring_map(xe, &xe->acq, acq, depth, XRNIC_ACQ_ENTRY_SIZE) ||
-	    !xe_ring_map(xe, &xe->aenq, aenq, aenq_depth, XRNIC_AENQ_ENTRY_SIZE)) {
-		xe_fatal(xe, XRNIC_FATAL_DMA, "admin ring outside guest RAM");
-		return;
-	}
-	xe->aq_ci = 0;
-	xe->acq_pi = 0;
-	xe->aenq_pi = 0;
-	xe->aq_enabled = true;
-	xe_set_sts(xe, xe->sts | XRNIC_DEV_STS_AQ_ENABLED);
-	xe_log(xe, "admin queue enabled: aq 0x%" PRIx64 " acq 0x%" PRIx64
-	       " depth %u, aenq 0x%" PRIx64 " depth %u", aq, acq, depth, aenq, aenq_depth);
-	xe_port_announce(xe);
-}
-
-static void xe_admin_doorbell(struct xe_dev *xe)
-{
-	if (xe_reg_read(xe, XRNIC_REG_DEV_CTL) & XRNIC_DEV_CTL_RESET)
-		xe_reset(xe);
-	if (xe->sts & XRNIC_DEV_STS_FATAL)
-		return;
-	if (!xe->aq_enabled && (xe_reg_read(xe, XRNIC_REG_AQ_CTL) & XRNIC_AQ_CTL_ENABLE))
-		xe_aq_enable(xe);
-	if (!xe->aq_enabled)
-		return;
-	xe_admin_process(xe);
-	if (!(xe_reg_read(xe, XRNIC_REG_AQ_CTL) & XRNIC_AQ_CTL_ENABLE)) {
-		xe->aq_enabled = false;
-		xe_set_sts(xe, xe->sts & ~XRNIC_DEV_STS_AQ_ENABLED);
-		xe_log(xe, "admin queue disabled");
-	}
-}
-
-void xe_doorbell(struct xe_dev *xe, unsigned int vec)
-{
-	/* Vectors other than the admin one are for the data path, not yet. */
-	if (vec == XRNIC_VEC_ADMIN)
-		xe_admin_doorbell(xe);
+	__atomic_fetch_and(xe_reg(xe, off), htole32(~bits), __ATOMIC_RELEASE);
 }

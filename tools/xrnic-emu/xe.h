@@ -110,7 +110,22 @@ struct xe_cq {
 	uint32_t refs;			/* QP send and receive CQ references */
 	uint64_t ring;			/* GPA of depth * XRNIC_CQE_SIZE bytes */
 	uint32_t depth;
-	uint16_t vector;
+	uint16_t vector;		/* its event queue; 0: none */
+	uint8_t *host;			/* the ring */
+	struct xrnic_cq_db *db;		/* its doorbell record */
+	uint32_t pi;			/* free-running producer index */
+	uint32_t answered_sn;		/* last arm request that raised an event */
+	bool overrun;			/* in error: no more CQEs */
+};
+
+/* A completion event queue, one per MSI-X vector 1 .. N-1. */
+struct xe_eq {
+	bool live;
+	uint8_t *host;
+	uint32_t depth;
+	struct xrnic_eq_db *db;
+	uint32_t pi;
+	uint64_t dropped;		/* events lost to a full queue */
 };
 
 /* The MODIFY_QP / QUERY_QP attributes other than the state. */
@@ -144,6 +159,14 @@ struct xe_qp {
 	uint32_t max_inline;
 	uint8_t state;			/* enum xrnic_qp_state */
 	struct xe_qp_attrs attr;
+
+	/* Data path (req.c, resp.c, comp.c). */
+	uint8_t *sq, *rq;		/* the rings */
+	struct xrnic_qp_db *db;		/* its doorbell record */
+	uint32_t sq_ci, rq_ci;		/* free-running consumer indexes */
+	int64_t wait_until;		/* requester: retry not before (ns), or 0 */
+	uint8_t rnr_left, retry_left;	/* retries left for the head WQE */
+	bool retrying;			/* the head WQE is being retried */
 };
 
 /* A latched ring: host view of guest memory, depth a power of two. */
@@ -173,12 +196,16 @@ struct xe_dev {
 	uint32_t acq_pi;
 	uint32_t aenq_pi;
 
+	/* Data-path work may be pending: a data doorbell rang. */
+	bool work;
+
 	/* Objects, dropped by a reset.  Entry 0 (QPs: 0 and 1) is unused. */
 	struct xe_pd pd[XE_MAX_PD + 1];
 	struct xe_mr mr[XE_MAX_MR + 1];
 	uint64_t mr_pages;		/* page-list entries held by all MRs */
 	struct xe_cq cq[XE_MAX_CQ + 1];
 	struct xe_qp qp[XE_QPN_SLOT_END];
+	struct xe_eq eq[XRNIC_MAX_VECTORS];
 	uint64_t counters[XRNIC_NUM_COUNTERS];	/* enum xrnic_counter */
 
 	/* Why the command being executed failed, for the log; or NULL. */
@@ -220,13 +247,39 @@ static inline uint8_t xe_fail(struct xe_dev *xe, uint8_t status, const char *why
 typedef uint8_t xe_cmd_fn(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			  struct xrnic_acq_entry *cpl);
 
-/* regs.c */
+/*
+ * Publish a ring entry: every byte but the flags byte at flags_off, then the
+ * flags byte (carrying the phase bit) with release ordering.  The one way
+ * the device writes the ACQ, AENQ, CQs and EQs.
+ */
+static inline void xe_ring_publish(uint8_t *slot, const void *entry, size_t size,
+				   size_t flags_off)
+{
+	const uint8_t *src = entry;
+
+	memcpy(slot, src, flags_off);
+	memcpy(slot + flags_off + 1, src + flags_off + 1, size - flags_off - 1);
+	__atomic_store_n(slot + flags_off, src[flags_off], __ATOMIC_RELEASE);
+}
+
+/* regs.c: the register block, nothing else. */
 uint32_t xe_reg_read(const struct xe_dev *xe, uint32_t off);
 void xe_reg_write(struct xe_dev *xe, uint32_t off, uint32_t val);
-/* Set up a device holding no objects; xe_dev_fini() frees what it gathers. */
+uint64_t xe_reg_read64(const struct xe_dev *xe, uint32_t lo);
+void xe_reg_clear(struct xe_dev *xe, uint32_t off, uint32_t bits);
+
+/* dev.c: lifecycle (init, reset, admin queue enable) and doorbells. */
 void xe_dev_init(struct xe_dev *xe);
 void xe_dev_fini(struct xe_dev *xe);
+/* A doorbell only records what rang; xe_dev_poll() does the work. */
 void xe_doorbell(struct xe_dev *xe, unsigned int vec);
+/*
+ * Do the work that doorbells asked for.  Returns the nanoseconds until a
+ * timer of the data path expires (a retry), 0 when work remains now, or -1
+ * when nothing is pending.
+ */
+int64_t xe_dev_poll(struct xe_dev *xe);
+int64_t xe_now_ns(void);
 
 /* admin.c */
 void xe_admin_process(struct xe_dev *xe);
@@ -256,6 +309,27 @@ int xe_mr_translate(const struct xe_dev *xe, uint32_t key, uint32_t pdn, uint64_
 xe_cmd_fn xe_cmd_create_cq, xe_cmd_destroy_cq;
 struct xe_cq *xe_cq_get(struct xe_dev *xe, uint32_t cqn);
 void xe_cq_drop_all(struct xe_dev *xe);
+/* Write a CQE (its phase bit is set here) and raise an event if armed. */
+void xe_cq_post(struct xe_dev *xe, uint32_t cqn, struct xrnic_cqe *cqe);
+
+/* eq.c */
+xe_cmd_fn xe_cmd_create_eq, xe_cmd_destroy_eq;
+void xe_eq_post(struct xe_dev *xe, uint16_t vector, uint32_t cqn);
+void xe_eq_drop_all(struct xe_dev *xe);
+
+/* req.c: the requester, one QP's send queue at a time. */
+/* Run the send queue of qp; returns true when it made progress. */
+bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp);
+
+/* comp.c: completions of work requests, and the error state. */
+void xe_comp_send(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *wqe,
+		  uint8_t status, uint8_t vendor_err, uint32_t byte_len);
+void xe_comp_recv(struct xe_dev *xe, struct xe_qp *qp, uint64_t wr_id, uint8_t status,
+		  uint8_t vendor_err, uint8_t opcode, uint32_t byte_len, uint32_t src_qp,
+		  uint32_t flags, __be32 imm);
+/* Move qp to ERR and complete every outstanding WQE with WR_FLUSH_ERR. */
+void xe_qp_to_err(struct xe_dev *xe, struct xe_qp *qp);
+void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp);
 
 /* qp.c */
 xe_cmd_fn xe_cmd_create_qp, xe_cmd_modify_qp, xe_cmd_query_qp, xe_cmd_destroy_qp;

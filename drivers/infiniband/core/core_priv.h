@@ -121,7 +121,9 @@ void xr_device_put(struct xr_device *xdev);
 int xr_device_rename(struct xr_device *xdev, const char *name);
 
 /* sysfs.c */
+void xr_sysfs_init(void);
 int xr_add_port_sysfs(struct xr_device *xdev);
+int xr_query_gid(struct xr_device *xdev, u32 port, u32 index, u8 gid[16]);
 void xr_remove_port_sysfs(struct xr_device *xdev);
 
 /* uverbs_main.c */

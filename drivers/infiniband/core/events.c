@@ -309,3 +309,20 @@ void xr_event_file_kill(struct xr_event_file *evf)
 	spin_unlock_irq(&evf->lock);
 	wake_up_interruptible(&evf->wait);
 }
+
+/**
+ * xr_cq_comp_event - a driver reports a completion event on a CQ
+ * @cq: the CQ, which the caller keeps alive (it holds its own lookup lock,
+ *	which the CQ's destroy op takes before the CQ goes away)
+ *
+ * Queues the event on the CQ's completion channel, if it has one.
+ *
+ * Context: any.
+ */
+void xr_cq_comp_event(struct xr_cq *cq)
+{
+	if (cq->channel)
+		xr_event_queue(cq->channel, cq->uobj.user_handle, 0,
+			       &cq->comp_events);
+}
+EXPORT_SYMBOL_GPL(xr_cq_comp_event);

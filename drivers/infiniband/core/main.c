@@ -55,6 +55,7 @@ static int __init xr_core_init(void)
 	ret = xr_check_linux_rdma_core();
 	if (ret)
 		return ret;
+	xr_sysfs_init();
 	ret = xr_device_init();
 	if (ret)
 		return ret;

@@ -90,17 +90,23 @@ const struct attribute_group *xr_dev_groups[] = {
 	NULL,
 };
 
-/* One directory per port: /sys/class/infiniband/<dev>/ports/<n>/ */
+/*
+ * One directory per port: /sys/class/infiniband/<dev>/ports/<n>/, with the
+ * GID attribute directories gid_attrs/{types,ndevs}/ in a child.
+ */
 struct xr_port {
 	struct kobject kobj;
+	struct kobject gid_attrs;
 	struct xr_device *xdev;
 	u32 port_num;
 };
 
+/* @index: the entry a GID file shows; unused by the other files */
 struct xr_port_attribute {
 	struct attribute attr;
-	ssize_t (*show)(struct xr_port *port, const struct xr_port_attr *pa,
-			char *buf);
+	ssize_t (*show)(struct xr_port *port, u32 index,
+			const struct xr_port_attr *pa, char *buf);
+	u32 index;
 };
 
 static ssize_t xr_port_attr_show(struct kobject *kobj, struct attribute *attr,
@@ -115,11 +121,24 @@ static ssize_t xr_port_attr_show(struct kobject *kobj, struct attribute *attr,
 	ret = port->xdev->ops->query_port(port->xdev, port->port_num, &pa);
 	if (ret)
 		return ret;
-	return pattr->show(port, &pa, buf);
+	return pattr->show(port, pattr->index, &pa, buf);
 }
 
 static const struct sysfs_ops xr_port_sysfs_ops = {
 	.show = xr_port_attr_show,
+};
+
+/* gid_attrs/: the same attributes, one directory down. */
+static ssize_t xr_gid_attrs_show(struct kobject *kobj, struct attribute *attr,
+				 char *buf)
+{
+	struct xr_port *port = container_of(kobj, struct xr_port, gid_attrs);
+
+	return xr_port_attr_show(&port->kobj, attr, buf);
+}
+
+static const struct sysfs_ops xr_gid_attrs_sysfs_ops = {
+	.show = xr_gid_attrs_show,
 };
 
 static const char *port_state_name(u8 state)
@@ -144,28 +163,28 @@ static const char *port_phys_state_name(u8 state)
 							     "<unknown>";
 }
 
-static ssize_t state_show(struct xr_port *port, const struct xr_port_attr *pa,
+static ssize_t state_show(struct xr_port *port, u32 index, const struct xr_port_attr *pa,
 			  char *buf)
 {
 	return sysfs_emit(buf, "%u: %s\n", pa->state,
 			  port_state_name(pa->state));
 }
 
-static ssize_t phys_state_show(struct xr_port *port,
+static ssize_t phys_state_show(struct xr_port *port, u32 index,
 			       const struct xr_port_attr *pa, char *buf)
 {
 	return sysfs_emit(buf, "%u: %s\n", pa->phys_state,
 			  port_phys_state_name(pa->phys_state));
 }
 
-static ssize_t link_layer_show(struct xr_port *port,
+static ssize_t link_layer_show(struct xr_port *port, u32 index,
 			       const struct xr_port_attr *pa, char *buf)
 {
 	return sysfs_emit(buf, "Ethernet\n");
 }
 
 /* Lane rate in units of 0.1 Gb/s per IB speed code, as Linux prints it. */
-static ssize_t rate_show(struct xr_port *port, const struct xr_port_attr *pa,
+static ssize_t rate_show(struct xr_port *port, u32 index, const struct xr_port_attr *pa,
 			 char *buf)
 {
 	static const struct {
@@ -208,19 +227,19 @@ static ssize_t rate_show(struct xr_port *port, const struct xr_port_attr *pa,
 	return -EINVAL;
 }
 
-static ssize_t zero_show(struct xr_port *port, const struct xr_port_attr *pa,
+static ssize_t zero_show(struct xr_port *port, u32 index, const struct xr_port_attr *pa,
 			 char *buf)
 {
 	return sysfs_emit(buf, "0\n");
 }
 
-static ssize_t zero_hex_show(struct xr_port *port,
+static ssize_t zero_hex_show(struct xr_port *port, u32 index,
 			     const struct xr_port_attr *pa, char *buf)
 {
 	return sysfs_emit(buf, "0x0\n");
 }
 
-static ssize_t cap_mask_show(struct xr_port *port,
+static ssize_t cap_mask_show(struct xr_port *port, u32 index,
 			     const struct xr_port_attr *pa, char *buf)
 {
 	return sysfs_emit(buf, "0x%08x\n", pa->port_cap_flags);
@@ -243,6 +262,93 @@ XR_PORT_ATTR(sm_lid, zero_hex_show);
 XR_PORT_ATTR(sm_sl, zero_show);
 XR_PORT_ATTR(lid_mask_count, zero_show);
 
+/* ports/<n>/gids/<i> and gid_attrs/{types,ndevs}/<i>: one file per entry. */
+#define XR_GID_FILES	16
+
+struct xr_gid_attribute {
+	struct xr_port_attribute pattr;
+	char name[4];
+};
+
+static ssize_t gid_show(struct xr_port *port, u32 index, const struct xr_port_attr *pa,
+			char *buf)
+{
+	u8 gid[16] = {};
+
+	/* An empty entry reads as zeroes, as in Linux. */
+	xr_query_gid(port->xdev, port->port_num, index, gid);
+	return sysfs_emit(buf, "%pI6\n", gid);
+}
+
+static ssize_t gid_type_show(struct xr_port *port, u32 index,
+			     const struct xr_port_attr *pa, char *buf)
+{
+	u8 gid[16];
+	int ret;
+
+	ret = xr_query_gid(port->xdev, port->port_num, index, gid);
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "RoCE v2\n");
+}
+
+/* No entry has a netdev yet: reading fails, as for Linux's entries without. */
+static ssize_t gid_ndev_show(struct xr_port *port, u32 index,
+			     const struct xr_port_attr *pa, char *buf)
+{
+	return -EINVAL;
+}
+
+static struct xr_gid_attribute xr_gid_attrs[3][XR_GID_FILES];
+static struct attribute *xr_gid_attr_ptrs[3][XR_GID_FILES + 1];
+
+static const struct attribute_group xr_gids_group = {
+	.name = "gids",
+	.attrs = xr_gid_attr_ptrs[0],
+};
+
+static const struct attribute_group xr_gid_types_group = {
+	.name = "types",
+	.attrs = xr_gid_attr_ptrs[1],
+};
+
+static const struct attribute_group xr_gid_ndevs_group = {
+	.name = "ndevs",
+	.attrs = xr_gid_attr_ptrs[2],
+};
+
+static const struct attribute_group *xr_gid_attrs_groups[] = {
+	&xr_gid_types_group,
+	&xr_gid_ndevs_group,
+	NULL,
+};
+
+/**
+ * xr_sysfs_init - fill in the GID file tables, once at module load
+ */
+void xr_sysfs_init(void)
+{
+	static ssize_t (*const shows[3])(struct xr_port *, u32,
+					 const struct xr_port_attr *, char *) = {
+		gid_show, gid_type_show, gid_ndev_show,
+	};
+	struct xr_gid_attribute *a;
+	int t, i;
+
+	for (t = 0; t < 3; t++) {
+		for (i = 0; i < XR_GID_FILES; i++) {
+			a = &xr_gid_attrs[t][i];
+			snprintf(a->name, sizeof(a->name), "%d", i);
+			sysfs_attr_init(&a->pattr.attr);
+			a->pattr.attr.name = a->name;
+			a->pattr.attr.mode = 0444;
+			a->pattr.show = shows[t];
+			a->pattr.index = i;
+			xr_gid_attr_ptrs[t][i] = &a->pattr.attr;
+		}
+	}
+}
+
 static struct attribute *xr_port_attrs[] = {
 	&xr_port_attr_state.attr,
 	&xr_port_attr_phys_state.attr,
@@ -255,12 +361,33 @@ static struct attribute *xr_port_attrs[] = {
 	&xr_port_attr_lid_mask_count.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(xr_port);
+
+static const struct attribute_group xr_port_group = {
+	.attrs = xr_port_attrs,
+};
+
+static const struct attribute_group *xr_port_groups[] = {
+	&xr_port_group,
+	&xr_gids_group,
+	NULL,
+};
 
 static void xr_port_release(struct kobject *kobj)
 {
 	kfree(container_of(kobj, struct xr_port, kobj));
 }
+
+/* The child holds a reference on its port, dropped here. */
+static void xr_gid_attrs_release(struct kobject *kobj)
+{
+	kobject_put(&container_of(kobj, struct xr_port, gid_attrs)->kobj);
+}
+
+static struct kobj_type xr_gid_attrs_ktype = {
+	.release = xr_gid_attrs_release,
+	.sysfs_ops = &xr_gid_attrs_sysfs_ops,
+	.default_groups = xr_gid_attrs_groups,
+};
 
 static struct kobj_type xr_port_ktype = {
 	.release = xr_port_release,
@@ -304,6 +431,13 @@ int xr_add_port_sysfs(struct xr_device *xdev)
 			goto err_remove;
 		}
 		xdev->port_kobjs[i] = &port->kobj;
+		kobject_get(&port->kobj);
+		ret = kobject_init_and_add(&port->gid_attrs, &xr_gid_attrs_ktype,
+					   &port->kobj, "gid_attrs");
+		if (ret) {
+			kobject_put(&port->gid_attrs);
+			goto err_remove;
+		}
 	}
 	return 0;
 
@@ -324,11 +458,17 @@ err_free_array:
  */
 void xr_remove_port_sysfs(struct xr_device *xdev)
 {
+	struct xr_port *port;
 	u32 i;
 
 	for (i = 0; i < xdev->phys_port_cnt; i++) {
 		if (!xdev->port_kobjs[i])
 			continue;
+		port = container_of(xdev->port_kobjs[i], struct xr_port, kobj);
+		if (port->gid_attrs.state_in_sysfs) {
+			kobject_del(&port->gid_attrs);
+			kobject_put(&port->gid_attrs);
+		}
 		kobject_del(xdev->port_kobjs[i]);
 		kobject_put(xdev->port_kobjs[i]);
 	}

@@ -116,7 +116,8 @@ static int xr_cmd_get_context(struct xr_cmd *cmd)
 		goto err_put_fd;
 	}
 	if (cmd->xdev->ops->alloc_ucontext) {
-		ret = cmd->xdev->ops->alloc_ucontext(cmd->xdev, &cmd->udata);
+		ret = cmd->xdev->ops->alloc_ucontext(cmd->xdev, ufile,
+						     &cmd->udata);
 		if (ret)
 			goto err_fput;
 	}

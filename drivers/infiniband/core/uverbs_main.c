@@ -90,9 +90,13 @@ static struct attribute *xr_uverbs_dev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(xr_uverbs_dev);
 
-/* An mmap-able buffer of a driver, found by the key handed to user space. */
+/*
+ * An mmap-able buffer of a driver, found by the key handed to user space:
+ * kernel pages (@cpu_addr), or device memory (@io_addr, mapped uncached).
+ */
 struct xr_mmap_entry {
 	void *cpu_addr;
+	phys_addr_t io_addr;
 	size_t size;
 };
 
@@ -234,12 +238,29 @@ static void xr_ufile_zap_mappings(struct xr_ufile *ufile)
 	}
 }
 
+/* Withdraw the device-memory entries of a context (every object is gone). */
+static void xr_ufile_remove_io_mmaps(struct xr_ufile *ufile)
+{
+	struct xr_mmap_entry *entry;
+	unsigned long index;
+
+	mutex_lock(&ufile->mmap_lock);
+	xa_for_each(&ufile->mmaps, index, entry) {
+		if (!entry->io_addr)
+			continue;
+		xa_erase(&ufile->mmaps, index);
+		kfree(entry);
+	}
+	mutex_unlock(&ufile->mmap_lock);
+}
+
 /* Caller holds ufile->lock.  Safe to call more than once. */
 static void xr_ufile_disconnect(struct xr_ufile *ufile)
 {
 	if (!ufile->xdev)
 		return;
 	xr_ufile_destroy_objects(ufile);
+	xr_ufile_remove_io_mmaps(ufile);
 	if (ufile->has_context)
 		atomic64_dec(&ufile->xdev->nr_contexts);
 	/* This file's mappings of the device now fault instead. */
@@ -371,10 +392,17 @@ static int xr_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	}
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
 	vma->vm_flags &= ~VM_MAYEXEC;
+	if (entry->io_addr) {
+		ret = io_remap_pfn_range(vma, vma->vm_start,
+					 entry->io_addr >> PAGE_SHIFT, size,
+					 pgprot_noncached(vma->vm_page_prot));
+		goto out_mapped;
+	}
 	/* The page references taken here keep the memory while it is mapped. */
 	for (off = 0; off < size && !ret; off += PAGE_SIZE)
 		ret = vm_insert_page(vma, vma->vm_start + off,
 				     virt_to_page(entry->cpu_addr + off));
+out_mapped:
 	if (ret)
 		goto out_unlock;
 	umap->vma = vma;
@@ -435,6 +463,47 @@ int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(xr_mmap_insert);
+
+/**
+ * xr_mmap_insert_io - let user space map device memory, uncached
+ * @ufile: the context, whose lock the caller holds (in alloc_ucontext)
+ * @io_addr: page-aligned bus address of the device memory
+ * @size: bytes, whole pages that belong to the device alone
+ * @key: out: the mmap offset to give user space
+ *
+ * The entry lives as long as the context: the core withdraws it when the
+ * file is closed or cut off its device, and zaps the mappings then.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
+		      size_t size, u64 *key)
+{
+	struct xr_mmap_entry *entry;
+	u32 index;
+	int ret;
+
+	lockdep_assert_held(&ufile->lock);
+	if (WARN_ON(!io_addr || !PAGE_ALIGNED(io_addr) || !PAGE_ALIGNED(size)))
+		return -EINVAL;
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry)
+		return -ENOMEM;
+	entry->io_addr = io_addr;
+	entry->size = size;
+	mutex_lock(&ufile->mmap_lock);
+	ret = xa_alloc(&ufile->mmaps, &index, entry,
+		       XA_LIMIT(1, (U32_MAX >> PAGE_SHIFT)), GFP_KERNEL);
+	mutex_unlock(&ufile->mmap_lock);
+	if (ret) {
+		kfree(entry);
+		return ret;
+	}
+	*key = (u64)index << PAGE_SHIFT;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xr_mmap_insert_io);
+
 
 /**
  * xr_mmap_remove - withdraw a buffer from xr_mmap_insert()

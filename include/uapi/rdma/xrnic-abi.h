@@ -11,27 +11,44 @@
 
 #define XRNIC_UVERBS_ABI_VERSION	1
 
-/* GET_CONTEXT answer: the geometry of the rings the library maps. */
+/*
+ * GET_CONTEXT answer: the geometry of the rings the library maps, and the
+ * doorbell: mmap() one page at db_mmap_key and write the 32-bit db_value at
+ * db_offset in it to wake the device (db_mmap_key 0: no data path).
+ */
 struct xrnic_alloc_ucontext_resp {
 	__u32 sqe_size;
 	__u32 rqe_size;
 	__u32 cqe_size;
 	__u32 max_inline;
+	__aligned_u64 db_mmap_key;
+	__u32 db_offset;
+	__u32 db_value;
 };
 
-/* CREATE_CQ answer: mmap() the ring at ring_mmap_key, ring_size bytes. */
+/*
+ * CREATE_CQ answer: mmap() the ring at ring_mmap_key, ring_size bytes; its
+ * doorbell record (struct xrnic_cq_db) is at db_offset in the mapping.
+ */
 struct xrnic_create_cq_resp {
 	__aligned_u64 ring_mmap_key;
 	__u32 ring_size;
 	__u32 cqn;
+	__u32 db_offset;
+	__u32 reserved;
 };
 
-/* CREATE_QP answer: the send and receive rings. */
+/*
+ * CREATE_QP answer: the send and receive rings; the QP's doorbell record
+ * (struct xrnic_qp_db) is at db_offset in the send ring's mapping.
+ */
 struct xrnic_create_qp_resp {
 	__aligned_u64 sq_mmap_key;
 	__aligned_u64 rq_mmap_key;
 	__u32 sq_size;
 	__u32 rq_size;
+	__u32 db_offset;
+	__u32 reserved;
 };
 
 #endif /* XRNIC_ABI_USER_H */

@@ -131,6 +131,21 @@ static uint8_t dereg_mr(struct _test_data_dev *self, uint32_t lkey, uint32_t rke
 	return admin(self, XRNIC_ADMIN_DEREG_MR, &c, NULL);
 }
 
+#define EQ_GPA		0x70000ull	/* a page per vector: ring, then db */
+
+/* An event queue of 64 entries on vector, as the driver makes at probe. */
+static uint8_t create_eq(struct _test_data_dev *self, uint16_t vector)
+{
+	struct xrnic_cmd_eq c = {
+		.ring_addr = htole64(EQ_GPA + vector * PAGE),
+		.depth = htole32(64),
+		.vector = htole16(vector),
+		.db_addr = htole64(EQ_GPA + vector * PAGE + 64 * XRNIC_EQE_SIZE),
+	};
+
+	return admin(self, XRNIC_ADMIN_CREATE_EQ, &c, NULL);
+}
+
 static uint8_t create_cq(struct _test_data_dev *self, uint64_t ring, uint32_t depth,
 			 uint16_t vector, uint32_t *cqn)
 {
@@ -140,8 +155,11 @@ static uint8_t create_cq(struct _test_data_dev *self, uint64_t ring, uint32_t de
 		.eq_vector = htole16(vector),
 	};
 	struct xrnic_cmd_cq r;
-	uint8_t st = admin(self, XRNIC_ADMIN_CREATE_CQ, &c, &r);
+	uint8_t st;
 
+	if (vector && vector < 4 && !self->xe.eq[vector].live)
+		create_eq(self, vector);
+	st = admin(self, XRNIC_ADMIN_CREATE_CQ, &c, &r);
 	*cqn = le32toh(r.cqn);
 	return st;
 }
@@ -770,7 +788,7 @@ TEST_F(dev, create_cq_rejects_bad_ring_depth_vector_and_reserved_bytes)
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		EXPECT_EQ(cases[i].status, create_cq(self, cases[i].ring, cases[i].depth,
 						     cases[i].vector, &cqn)) TH_LOG("case %zu", i);
-	c.reserved[41] = 1;
+	c.reserved[31] = 1;
 	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_CREATE_CQ, &c, NULL));
 	ASSERT_EQ(XRNIC_STATUS_OK, create_cq(self, CQ_GPA, 2, 0, &cqn));
 	d.cqn = htole32(cqn);
@@ -850,7 +868,8 @@ TEST_F(dev, create_qp_rejects_each_bad_field)
 		n++;								\
 	} while (0)
 	BAD(XRNIC_STATUS_MALFORMED, reserved0, 1);
-	BAD(XRNIC_STATUS_MALFORMED, reserved[11], 1);
+	BAD(XRNIC_STATUS_MALFORMED, reserved1, 1);
+	BAD(XRNIC_STATUS_BAD_PARAM, db_addr, htole64(8));
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 0);
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 3);	/* UC */
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 4);	/* UD */
@@ -875,8 +894,9 @@ TEST_F(dev, create_qp_rejects_each_bad_field)
 	BAD(XRNIC_STATUS_NOT_FOUND, pdn, 0);
 	BAD(XRNIC_STATUS_NOT_FOUND, send_cqn, htole32(cqn + 1));
 	BAD(XRNIC_STATUS_NOT_FOUND, recv_cqn, 0);
+	BAD(XRNIC_STATUS_BAD_ADDRESS, db_addr, htole64(RAM_SIZE));
 #undef BAD
-	EXPECT_EQ(26, n);
+	EXPECT_EQ(28, n);
 	EXPECT_EQ(1, self->xe.pd[pdn].refs);	/* the one that fit */
 	EXPECT_EQ(2, self->xe.cq[cqn].refs);
 

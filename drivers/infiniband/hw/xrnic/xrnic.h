@@ -60,6 +60,27 @@ struct xrnic_aenq {
 	struct work_struct work;
 };
 
+#define XRNIC_CEQ_DEPTH		256
+
+/**
+ * struct xrnic_ceq - the completion event queue of one MSI-X vector
+ * @xn: its device
+ * @ring: XRNIC_CEQ_DEPTH entries written by the device, then the doorbell
+ *	record (struct xrnic_eq_db) in the same allocation
+ * @dma: bus address of @ring
+ * @cc: free-running consumer index; only the vector's IRQ thread uses it
+ * @vector: the MSI-X vector
+ * @irq_name: the name in /proc/interrupts
+ */
+struct xrnic_ceq {
+	struct xrnic_dev *xn;
+	struct xrnic_eqe *ring;
+	dma_addr_t dma;
+	u32 cc;
+	u16 vector;
+	char irq_name[32];
+};
+
 /**
  * struct xrnic_dev - one XRNIC PCI function
  * @xdev: the core's device; must be first
@@ -69,11 +90,14 @@ struct xrnic_aenq {
  * @num_vectors: MSI-X vectors allocated
  * @admin: admin queue
  * @aenq: async event queue
- * @mac: the port's MAC address
  * @irq_name: name of the admin interrupt in /proc/interrupts
  * @fatal_work: resets a device that stopped answering and tells the core
  *	(outside the admin lock)
  * @debugfs: the device's debugfs directory
+ * @ceqs: completion event queues of vectors 1 .. @num_vectors - 1
+ * @cqs: cqn -> struct xr_cq, for completion events; its lock keeps a CQ
+ *	alive while an event is reported on it
+ * @db_page: bus address of the doorbell page user space maps, or 0
  * @held_lock: protects @held and @dma_unsafe
  * @held: memory the device was given and may still use (xrnic_dma.c)
  * @dma_unsafe: the device stopped answering and has not completed a reset
@@ -87,10 +111,12 @@ struct xrnic_dev {
 	int num_vectors;
 	struct xrnic_admin admin;
 	struct xrnic_aenq aenq;
-	u8 mac[6];
 	char irq_name[32];
 	struct work_struct fatal_work;
 	struct dentry *debugfs;
+	struct xrnic_ceq ceqs[XRNIC_MAX_VECTORS];
+	struct xarray cqs;
+	phys_addr_t db_page;
 	struct mutex held_lock;	/* protects held and dma_unsafe */
 	struct list_head held;
 	bool dma_unsafe;
@@ -100,26 +126,29 @@ struct xrnic_dev {
  * struct xrnic_ring - a queue ring in host memory, mapped for user space
  * @buf: kernel address (whole pages from alloc_pages_exact())
  * @dma: bus address
- * @size: bytes
+ * @size: bytes, including the doorbell record page of a CQ or SQ ring
+ * @db_offset: where in it the doorbell record is (0: none)
  * @mmap_key: offset user space maps it at
  */
 struct xrnic_ring {
 	void *buf;
 	dma_addr_t dma;
 	size_t size;
+	u32 db_offset;
 	u64 mmap_key;
 };
 
-/* Driver data of a CQ: its ring. */
+/* Driver data of a CQ: its ring, with the doorbell record after it. */
 struct xrnic_cq {
 	struct xrnic_ring ring;
 };
 
-/* Driver data of a QP: its send and receive rings. */
+/* Driver data of a QP: its rings; the SQ ring carries the doorbell record. */
 struct xrnic_qp {
 	struct xrnic_ring sq;
 	struct xrnic_ring rq;
 };
+
 
 /* xr_alloc_device() allocates the whole structure through its first member. */
 static_assert(offsetof(struct xrnic_dev, xdev) == 0);
@@ -140,7 +169,7 @@ static inline void xrnic_wr(struct xrnic_dev *xn, u32 reg, u32 val)
 }
 
 /* Wake the device: a doorbell carries no data besides the vector. */
-static inline void xrnic_ring(struct xrnic_dev *xn, u32 vector)
+static inline void xrnic_doorbell(struct xrnic_dev *xn, u32 vector)
 {
 	writel((XRNIC_DEVICE_PEER << 16) | vector,
 	       xn->db + XRNIC_IVSHMEM_DOORBELL);
@@ -168,6 +197,8 @@ void xrnic_aenq_stop(struct xrnic_dev *xn);
 void xrnic_aenq_destroy(struct xrnic_dev *xn);
 int xrnic_admin_irq_request(struct xrnic_dev *xn);
 void xrnic_admin_irq_free(struct xrnic_dev *xn);
+int xrnic_ceqs_init(struct xrnic_dev *xn);
+void xrnic_ceqs_destroy(struct xrnic_dev *xn);
 
 /* xrnic_cmd.c */
 int xrnic_cmd_query_device(struct xrnic_dev *xn,
@@ -179,8 +210,10 @@ int xrnic_cmd_dealloc_pd(struct xrnic_dev *xn, u32 pdn);
 int xrnic_cmd_reg_mr(struct xrnic_dev *xn, const struct xrnic_cmd_reg_mr *reg,
 		     u32 *lkey, u32 *rkey);
 int xrnic_cmd_dereg_mr(struct xrnic_dev *xn, u32 lkey);
-int xrnic_cmd_create_cq(struct xrnic_dev *xn, dma_addr_t ring, u32 depth,
-			u16 vector, u32 *cqn);
+int xrnic_cmd_create_cq(struct xrnic_dev *xn,
+			const struct xrnic_cmd_create_cq *create, u32 *cqn);
+int xrnic_cmd_create_eq(struct xrnic_dev *xn, const struct xrnic_cmd_eq *create);
+int xrnic_cmd_destroy_eq(struct xrnic_dev *xn, u16 vector);
 int xrnic_cmd_destroy_cq(struct xrnic_dev *xn, u32 cqn);
 int xrnic_cmd_create_qp(struct xrnic_dev *xn,
 			const struct xrnic_cmd_create_qp *create, u32 *qpn);

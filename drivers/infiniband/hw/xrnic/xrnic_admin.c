@@ -210,7 +210,7 @@ int xrnic_admin_exec(struct xrnic_dev *xn, struct xrnic_aq_entry *cmd,
 	dma_wmb();	/* the body is visible before the phase bit */
 	WRITE_ONCE(sqe->flags, xrnic_entry_phase(aq->sq_pc, XRNIC_AQ_DEPTH));
 	aq->sq_pc++;
-	xrnic_ring(xn, XRNIC_VEC_ADMIN);
+	xrnic_doorbell(xn, XRNIC_VEC_ADMIN);
 
 	cqe = xrnic_admin_wait(xn);
 	if (!cqe) {

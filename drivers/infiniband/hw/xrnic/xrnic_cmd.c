@@ -137,21 +137,17 @@ int xrnic_cmd_dereg_mr(struct xrnic_dev *xn, u32 lkey)
 /**
  * xrnic_cmd_create_cq - create a completion queue
  * @xn: the device
- * @ring: bus address of the ring
- * @depth: entries, a power of two
- * @vector: MSI-X vector for its events
+ * @create: the command, little-endian as the device takes it
  * @cqn: out: its number
  *
  * Return: 0 or a negative errno.
  */
-int xrnic_cmd_create_cq(struct xrnic_dev *xn, dma_addr_t ring, u32 depth,
-			u16 vector, u32 *cqn)
+int xrnic_cmd_create_cq(struct xrnic_dev *xn,
+			const struct xrnic_cmd_create_cq *create, u32 *cqn)
 {
 	struct xrnic_aq_entry cmd = {
 		.opcode = XRNIC_ADMIN_CREATE_CQ,
-		.create_cq.ring_addr = cpu_to_le64(ring),
-		.create_cq.depth = cpu_to_le32(depth),
-		.create_cq.eq_vector = cpu_to_le16(vector),
+		.create_cq = *create,
 	};
 	struct xrnic_acq_entry cqe;
 	int ret;
@@ -160,6 +156,42 @@ int xrnic_cmd_create_cq(struct xrnic_dev *xn, dma_addr_t ring, u32 depth,
 	if (!ret)
 		*cqn = le32_to_cpu(cqe.cq.cqn);
 	return ret;
+}
+
+/**
+ * xrnic_cmd_create_eq - give a completion vector its event queue
+ * @xn: the device
+ * @create: the command, little-endian as the device takes it
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_create_eq(struct xrnic_dev *xn, const struct xrnic_cmd_eq *create)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_CREATE_EQ,
+		.eq = *create,
+	};
+	struct xrnic_acq_entry cqe;
+
+	return xrnic_admin_exec(xn, &cmd, &cqe);
+}
+
+/**
+ * xrnic_cmd_destroy_eq - take a completion vector's event queue away
+ * @xn: the device
+ * @vector: the vector
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_destroy_eq(struct xrnic_dev *xn, u16 vector)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_DESTROY_EQ,
+		.eq.vector = cpu_to_le16(vector),
+	};
+	struct xrnic_acq_entry cqe;
+
+	return xrnic_admin_exec(xn, &cmd, &cqe);
 }
 
 /**

@@ -2,7 +2,7 @@
 /*
  * Interrupts and event queues: the admin MSI-X vector and the asynchronous
  * event notification queue (AENQ) that reports port changes and fatal
- * device errors.
+ * device errors; and the completion event queues of vectors 1 .. N-1.
  */
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
@@ -147,4 +147,116 @@ int xrnic_admin_irq_request(struct xrnic_dev *xn)
 void xrnic_admin_irq_free(struct xrnic_dev *xn)
 {
 	free_irq(pci_irq_vector(xn->pdev, XRNIC_VEC_ADMIN), xn);
+}
+
+#define XRNIC_CEQ_BYTES	(XRNIC_CEQ_DEPTH * sizeof(struct xrnic_eqe) + \
+			 sizeof(struct xrnic_eq_db))
+
+static struct xrnic_eq_db *xrnic_ceq_db(struct xrnic_ceq *eq)
+{
+	return (struct xrnic_eq_db *)(eq->ring + XRNIC_CEQ_DEPTH);
+}
+
+/*
+ * A threaded handler: completion events go to channels whose CQs the
+ * @cqs lock keeps alive, and destroy_cq takes that lock from process
+ * context.
+ */
+static irqreturn_t xrnic_ceq_irq(int irq, void *data)
+{
+	struct xrnic_ceq *eq = data;
+	struct xrnic_dev *xn = eq->xn;
+	struct xrnic_eqe *e;
+	struct xr_cq *cq;
+	u32 done;
+
+	for (done = 0; done < XRNIC_CEQ_DEPTH; done++) {
+		e = &eq->ring[eq->cc & (XRNIC_CEQ_DEPTH - 1)];
+		if ((READ_ONCE(e->flags) & XRNIC_ENTRY_PHASE) !=
+		    xrnic_entry_phase(eq->cc, XRNIC_CEQ_DEPTH))
+			break;
+		dma_rmb();	/* read the body only after the phase bit */
+		xa_lock(&xn->cqs);
+		cq = xa_load(&xn->cqs, le32_to_cpu(READ_ONCE(e->cqn)));
+		if (cq)
+			xr_cq_comp_event(cq);
+		xa_unlock(&xn->cqs);
+		eq->cc++;
+	}
+	WRITE_ONCE(xrnic_ceq_db(eq)->ci, cpu_to_le32(eq->cc));
+	return IRQ_HANDLED;
+}
+
+static void xrnic_ceq_free(struct xrnic_dev *xn, struct xrnic_ceq *eq)
+{
+	free_irq(pci_irq_vector(xn->pdev, eq->vector), eq);
+	xrnic_cmd_destroy_eq(xn, eq->vector);
+	/* Held instead if the device stopped answering (xrnic_dma.c). */
+	xrnic_dma_free(xn, eq->ring, eq->dma, XRNIC_CEQ_BYTES, true);
+	eq->ring = NULL;
+}
+
+/**
+ * xrnic_ceqs_init - give every completion vector its event queue
+ * @xn: the device, with the admin queue in interrupt mode
+ *
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int xrnic_ceqs_init(struct xrnic_dev *xn)
+{
+	struct xrnic_cmd_eq create = {};
+	struct xrnic_ceq *eq;
+	int v, ret;
+
+	for (v = 1; v < xn->num_vectors; v++) {
+		eq = &xn->ceqs[v];
+		eq->xn = xn;
+		eq->vector = v;
+		eq->cc = 0;
+		eq->ring = dma_alloc_coherent(&xn->pdev->dev, XRNIC_CEQ_BYTES,
+					      &eq->dma, GFP_KERNEL);
+		if (!eq->ring) {
+			ret = -ENOMEM;
+			goto err_free;
+		}
+		snprintf(eq->irq_name, sizeof(eq->irq_name), "xrnic-comp%d@%s",
+			 v - 1, pci_name(xn->pdev));
+		ret = request_threaded_irq(pci_irq_vector(xn->pdev, v), NULL,
+					   xrnic_ceq_irq, IRQF_ONESHOT,
+					   eq->irq_name, eq);
+		if (ret)
+			goto err_free_ring;
+		create.ring_addr = cpu_to_le64(eq->dma);
+		create.depth = cpu_to_le32(XRNIC_CEQ_DEPTH);
+		create.vector = cpu_to_le16(v);
+		create.db_addr = cpu_to_le64(eq->dma + XRNIC_CEQ_DEPTH *
+					     sizeof(struct xrnic_eqe));
+		ret = xrnic_cmd_create_eq(xn, &create);
+		if (ret)
+			goto err_free_irq;
+	}
+	return 0;
+
+err_free_irq:
+	free_irq(pci_irq_vector(xn->pdev, v), eq);
+err_free_ring:
+	dma_free_coherent(&xn->pdev->dev, XRNIC_CEQ_BYTES, eq->ring, eq->dma);
+	eq->ring = NULL;
+err_free:
+	while (--v >= 1)
+		xrnic_ceq_free(xn, &xn->ceqs[v]);
+	return ret;
+}
+
+/**
+ * xrnic_ceqs_destroy - remove the completion event queues
+ * @xn: the device, with no CQ left
+ */
+void xrnic_ceqs_destroy(struct xrnic_dev *xn)
+{
+	int v;
+
+	for (v = xn->num_vectors - 1; v >= 1; v--)
+		if (xn->ceqs[v].ring)
+			xrnic_ceq_free(xn, &xn->ceqs[v]);
 }

@@ -50,7 +50,7 @@ static int xrnic_reset(struct xrnic_dev *xn)
 	int ret;
 
 	xrnic_wr(xn, XRNIC_REG_DEV_CTL, XRNIC_DEV_CTL_RESET);
-	xrnic_ring(xn, XRNIC_VEC_ADMIN);
+	xrnic_doorbell(xn, XRNIC_VEC_ADMIN);
 	ret = readl_poll_timeout(xn->regs + XRNIC_REG_DEV_CTL, ctl,
 				 !(ctl & XRNIC_DEV_CTL_RESET), 1000,
 				 xrnic_ctl_timeout_us(xn));
@@ -102,7 +102,7 @@ static int xrnic_enable_admin(struct xrnic_dev *xn)
 	xrnic_wr(xn, XRNIC_REG_AENQ_DEPTH, XRNIC_AENQ_DEPTH);
 	xrnic_wr(xn, XRNIC_REG_AENQ_CI, 0);
 	xrnic_wr(xn, XRNIC_REG_AQ_CTL, XRNIC_AQ_CTL_ENABLE);
-	xrnic_ring(xn, XRNIC_VEC_ADMIN);
+	xrnic_doorbell(xn, XRNIC_VEC_ADMIN);
 	ret = readl_poll_timeout(xn->regs + XRNIC_REG_DEV_STS, sts,
 				 sts & (XRNIC_DEV_STS_AQ_ENABLED |
 					XRNIC_DEV_STS_FATAL),
@@ -134,12 +134,12 @@ static void xrnic_read_identity(struct xrnic_dev *xn)
 		 XRNIC_FW_MAJOR(fw), XRNIC_FW_MINOR(fw), XRNIC_FW_SUB(fw));
 	snprintf(xdev->node_desc, sizeof(xdev->node_desc), "XRNIC %s",
 		 pci_name(xn->pdev));
-	xn->mac[0] = mac_lo;
-	xn->mac[1] = mac_lo >> 8;
-	xn->mac[2] = mac_lo >> 16;
-	xn->mac[3] = mac_lo >> 24;
-	xn->mac[4] = mac_hi;
-	xn->mac[5] = mac_hi >> 8;
+	xn->xdev.mac[0] = mac_lo;
+	xn->xdev.mac[1] = mac_lo >> 8;
+	xn->xdev.mac[2] = mac_lo >> 16;
+	xn->xdev.mac[3] = mac_lo >> 24;
+	xn->xdev.mac[4] = mac_hi;
+	xn->xdev.mac[5] = mac_hi >> 8;
 }
 
 /*
@@ -175,6 +175,25 @@ static void xrnic_stop_device(struct xrnic_dev *xn)
 			leaked);
 }
 
+/*
+ * User space rings the device through the ivshmem Doorbell register: its
+ * page of BAR0 is mapped into each context.  Only a page that holds BAR0
+ * alone is offered (the runner's q35 layout places it so); otherwise
+ * contexts get no data path.
+ */
+static void xrnic_find_db_page(struct xrnic_dev *xn)
+{
+	resource_size_t start = pci_resource_start(xn->pdev, XRNIC_DB_BAR);
+
+	if (PAGE_ALIGNED(start) &&
+	    pci_resource_len(xn->pdev, XRNIC_DB_BAR) <= PAGE_SIZE)
+		xn->db_page = start;
+	else
+		dev_warn(&xn->pdev->dev,
+			 "BAR%d is not alone in its page: no kernel-bypass doorbell\n",
+			 XRNIC_DB_BAR);
+}
+
 static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct xrnic_dev *xn;
@@ -191,6 +210,7 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	INIT_WORK(&xn->fatal_work, xrnic_fatal_work);
 	mutex_init(&xn->held_lock);
 	INIT_LIST_HEAD(&xn->held);
+	xa_init(&xn->cqs);
 	pci_set_drvdata(pdev, xn);
 
 	ret = pci_enable_device_mem(pdev);
@@ -253,20 +273,26 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		goto err_stop_device;
 	xrnic_admin_set_irq_mode(xn, true);
+	ret = xrnic_ceqs_init(xn);
+	if (ret)
+		goto err_free_irq;
+	xrnic_find_db_page(xn);
 
 	xrnic_read_identity(xn);
 	ret = xr_register_device(&xn->xdev, "xrnic%d", &pdev->dev);
 	if (ret)
-		goto err_free_irq;
+		goto err_ceqs_destroy;
 	xrnic_debugfs_add(xn);
 	dev_info(&pdev->dev,
 		 "%s: XRNIC interface %u.%u, MAC %pM, %d MSI-X vectors, admin queue in interrupt mode\n",
 		 xr_name(&xn->xdev),
 		 XRNIC_VERSION_GET_MAJOR(xrnic_rd(xn, XRNIC_REG_VERSION)),
 		 XRNIC_VERSION_GET_MINOR(xrnic_rd(xn, XRNIC_REG_VERSION)),
-		 xn->mac, xn->num_vectors);
+		 xn->xdev.mac, xn->num_vectors);
 	return 0;
 
+err_ceqs_destroy:
+	xrnic_ceqs_destroy(xn);
 err_free_irq:
 	xrnic_admin_set_irq_mode(xn, false);
 	xrnic_admin_irq_free(xn);
@@ -298,6 +324,7 @@ static void xrnic_remove(struct pci_dev *pdev)
 	xrnic_debugfs_remove(xn);
 	/* Destroys every user object; a command may time out meanwhile. */
 	xr_unregister_device(&xn->xdev);
+	xrnic_ceqs_destroy(xn);
 	xrnic_admin_set_irq_mode(xn, false);
 	xrnic_admin_irq_free(xn);
 	xrnic_stop_device(xn);

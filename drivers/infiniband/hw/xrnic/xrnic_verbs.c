@@ -54,15 +54,27 @@ static int xrnic_query_port(struct xr_device *xdev, u32 port,
 	return 0;
 }
 
-static int xrnic_alloc_ucontext(struct xr_device *xdev, struct xr_udata *udata)
+/* Data doorbells ring vector 1 (or the admin vector of a one-vector device). */
+static int xrnic_alloc_ucontext(struct xr_device *xdev, struct xr_ufile *ufile,
+				struct xr_udata *udata)
 {
+	struct xrnic_dev *xn = to_xrnic(xdev);
 	struct xrnic_alloc_ucontext_resp resp = {
 		.sqe_size = XRNIC_SQE_SIZE,
 		.rqe_size = XRNIC_RQE_SIZE,
 		.cqe_size = XRNIC_CQE_SIZE,
 		.max_inline = XRNIC_MAX_INLINE,
+		.db_offset = XRNIC_IVSHMEM_DOORBELL,
+		.db_value = XRNIC_DEVICE_PEER << 16 | (xn->num_vectors > 1),
 	};
+	int ret;
 
+	if (xn->db_page) {
+		ret = xr_mmap_insert_io(ufile, xn->db_page, PAGE_SIZE,
+					&resp.db_mmap_key);
+		if (ret)
+			return ret;
+	}
 	return xr_copy_to_udata(udata, &resp, sizeof(resp));
 }
 
@@ -146,14 +158,21 @@ static int xrnic_dereg_mr(struct xr_device *xdev, struct xr_mr *mr)
 	return xrnic_cmd_dereg_mr(to_xrnic(xdev), mr->lkey);
 }
 
-/* A zeroed ring of @depth entries, mapped for the device and user space. */
+/*
+ * A zeroed ring of @depth entries, mapped for the device and user space;
+ * with @with_db a page for the doorbell record follows the entries.
+ */
 static int xrnic_ring_alloc(struct xrnic_dev *xn, struct xr_ufile *ufile,
-			    struct xrnic_ring *ring, u32 depth, u32 entry_size)
+			    struct xrnic_ring *ring, u32 depth, u32 entry_size,
+			    bool with_db)
 {
 	struct device *dma = &xn->pdev->dev;
 	int ret;
 
 	ring->size = PAGE_ALIGN((size_t)depth * entry_size);
+	ring->db_offset = with_db ? ring->size : 0;
+	if (with_db)
+		ring->size += PAGE_SIZE;
 	/* Charged to the caller's memory cgroup, like its other objects. */
 	ring->buf = alloc_pages_exact(ring->size,
 				      GFP_KERNEL_ACCOUNT | __GFP_ZERO);
@@ -194,6 +213,7 @@ static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
 	struct xrnic_dev *xn = to_xrnic(xdev);
 	struct xrnic_create_cq_resp resp = {};
 	u32 depth = roundup_pow_of_two(max_t(u32, cq->cqe, 2));
+	struct xrnic_cmd_create_cq create = {};
 	struct xrnic_cq *xcq;
 	int ret;
 
@@ -203,19 +223,29 @@ static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
 	if (!xcq)
 		return -ENOMEM;
 	ret = xrnic_ring_alloc(xn, cq->uobj.ufile, &xcq->ring, depth,
-			       XRNIC_CQE_SIZE);
+			       XRNIC_CQE_SIZE, true);
 	if (ret)
 		goto err_free;
-	/* Completion vectors follow the admin vector, which a lone one shares. */
-	ret = xrnic_cmd_create_cq(xn, xcq->ring.dma, depth,
-				  xn->num_vectors > 1 ? 1 + cq->comp_vector : 0,
-				  &cq->cqn);
+	/*
+	 * Completion vectors follow the admin vector; a device with only that
+	 * one has no completion events.
+	 */
+	create.ring_addr = cpu_to_le64(xcq->ring.dma);
+	create.depth = cpu_to_le32(depth);
+	create.eq_vector = cpu_to_le16(xn->num_vectors > 1 ?
+				       1 + cq->comp_vector : 0);
+	create.db_addr = cpu_to_le64(xcq->ring.dma + xcq->ring.db_offset);
+	ret = xrnic_cmd_create_cq(xn, &create, &cq->cqn);
 	if (ret)
 		goto err_ring;
 	resp.ring_mmap_key = xcq->ring.mmap_key;
 	resp.ring_size = xcq->ring.size;
 	resp.cqn = cq->cqn;
+	resp.db_offset = xcq->ring.db_offset;
 	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
+	if (ret)
+		goto err_destroy;
+	ret = xa_insert(&xn->cqs, cq->cqn, cq, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
 	cq->cqe = depth;
@@ -237,6 +267,8 @@ static int xrnic_destroy_cq(struct xr_device *xdev, struct xr_cq *cq)
 	struct xrnic_cq *xcq = cq->priv;
 	int ret;
 
+	/* Under the lock: a completion event being reported ends first. */
+	xa_erase(&xn->cqs, cq->cqn);
 	ret = xrnic_cmd_destroy_cq(xn, cq->cqn);
 	xrnic_ring_free(xn, cq->uobj.ufile, &xcq->ring);
 	kfree(xcq);
@@ -267,11 +299,11 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	if (!xqp)
 		return -ENOMEM;
 	ret = xrnic_ring_alloc(xn, qp->uobj.ufile, &xqp->sq, cap->max_send_wr,
-			       XRNIC_SQE_SIZE);
+			       XRNIC_SQE_SIZE, true);
 	if (ret)
 		goto err_free;
 	ret = xrnic_ring_alloc(xn, qp->uobj.ufile, &xqp->rq, cap->max_recv_wr,
-			       XRNIC_RQE_SIZE);
+			       XRNIC_RQE_SIZE, false);
 	if (ret)
 		goto err_free_sq;
 
@@ -286,6 +318,7 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	create.sq_addr = cpu_to_le64(xqp->sq.dma);
 	create.rq_addr = cpu_to_le64(xqp->rq.dma);
 	create.max_inline = cpu_to_le32(cap->max_inline_data);
+	create.db_addr = cpu_to_le64(xqp->sq.dma + xqp->sq.db_offset);
 	ret = xrnic_cmd_create_qp(xn, &create, &qp->qpn);
 	if (ret)
 		goto err_free_rq;
@@ -294,6 +327,7 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	resp.rq_mmap_key = xqp->rq.mmap_key;
 	resp.sq_size = xqp->sq.size;
 	resp.rq_size = xqp->rq.size;
+	resp.db_offset = xqp->sq.db_offset;
 	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
 	if (ret)
 		goto err_destroy;

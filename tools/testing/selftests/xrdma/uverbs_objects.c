@@ -208,7 +208,9 @@ TEST_F(ctx, cq_and_channel)
 	ASSERT_LE(0, ch);
 	ASSERT_EQ(0, xv_create_cq(self->fd, 100, ch, 0, &cq, &drv));
 	EXPECT_LE(100, cq.cqe);
-	EXPECT_EQ(cq.cqe * 32, drv.ring_size);
+	/* The entries, then a page with the doorbell record. */
+	EXPECT_EQ(cq.cqe * 32, drv.db_offset);
+	EXPECT_EQ(drv.db_offset + 4096, drv.ring_size);
 	/* The ring is mapped into the process. */
 	ring = mmap(NULL, drv.ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		    self->fd, drv.ring_mmap_key);

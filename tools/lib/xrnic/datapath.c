@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause)
+/*
+ * The data path, entirely in user space: work requests are written into
+ * the mapped rings, producer indexes into the doorbell records, and one
+ * store to the doorbell page wakes the device; completions are read from
+ * the CQ ring by their phase bit.  A lock per queue makes each verb
+ * thread-safe, as libibverbs promises.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+#include "xrnic.h"
+
+static const uint8_t xrnic_wr_opcode[] = {
+	[IBV_WR_SEND]			= XRNIC_WR_SEND,
+	[IBV_WR_SEND_WITH_IMM]		= XRNIC_WR_SEND_WITH_IMM,
+	[IBV_WR_RDMA_WRITE]		= XRNIC_WR_RDMA_WRITE,
+	[IBV_WR_RDMA_WRITE_WITH_IMM]	= XRNIC_WR_RDMA_WRITE_WITH_IMM,
+	[IBV_WR_RDMA_READ]		= XRNIC_WR_RDMA_READ,
+	[IBV_WR_ATOMIC_CMP_AND_SWP]	= XRNIC_WR_ATOMIC_CMP_AND_SWP,
+	[IBV_WR_ATOMIC_FETCH_AND_ADD]	= XRNIC_WR_ATOMIC_FETCH_AND_ADD,
+};
+
+static void xrnic_sge(struct xrnic_sge *dst, const struct ibv_sge *src)
+{
+	dst->addr = htole64(src->addr);
+	dst->length = htole32(src->length);
+	dst->lkey = htole32(src->lkey);
+}
+
+/* Build one send WQE; returns 0 or the errno of a bad work request. */
+static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
+			   struct xrnic_sqe *w)
+{
+	uint32_t len = 0;
+	int i;
+
+	if ((unsigned int)wr->opcode >= sizeof(xrnic_wr_opcode) ||
+	    (wr->opcode != IBV_WR_SEND && !xrnic_wr_opcode[wr->opcode]))
+		return EINVAL;
+	memset(w, 0, sizeof(*w));
+	w->wr_id = htole64(wr->wr_id);
+	w->opcode = xrnic_wr_opcode[wr->opcode];
+	if ((wr->send_flags & IBV_SEND_SIGNALED) || qp->sq_sig_all)
+		w->flags |= XRNIC_SQE_SIGNALED;
+	if (wr->send_flags & IBV_SEND_SOLICITED)
+		w->flags |= XRNIC_SQE_SOLICITED;
+	if (wr->send_flags & IBV_SEND_FENCE)
+		w->flags |= XRNIC_SQE_FENCE;
+	if (wr->opcode == IBV_WR_SEND_WITH_IMM || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
+		w->imm_data_be = wr->imm_data;
+	switch (wr->opcode) {
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		if (wr->num_sge != 1)
+			return EINVAL;
+		w->remote_addr = htole64(wr->wr.atomic.remote_addr);
+		w->rkey = htole32(wr->wr.atomic.rkey);
+		w->atomic.compare_add = htole64(wr->wr.atomic.compare_add);
+		w->atomic.swap = htole64(wr->wr.atomic.swap);
+		w->num_sge = 1;
+		xrnic_sge(&w->atomic.sge, wr->sg_list);
+		return 0;
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_RDMA_READ:
+		w->remote_addr = htole64(wr->wr.rdma.remote_addr);
+		w->rkey = htole32(wr->wr.rdma.rkey);
+		break;
+	default:
+		break;
+	}
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
+		return EINVAL;
+	if ((wr->send_flags & IBV_SEND_INLINE) && wr->opcode != IBV_WR_RDMA_READ) {
+		for (i = 0; i < wr->num_sge; i++)
+			len += wr->sg_list[i].length;
+		if (len > qp->max_inline)
+			return EINVAL;
+		w->flags |= XRNIC_SQE_INLINE;
+		w->inline_len = htole32(len);
+		len = 0;
+		for (i = 0; i < wr->num_sge; i++) {
+			memcpy(w->inline_data + len, (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			len += wr->sg_list[i].length;
+		}
+		return 0;
+	}
+	w->num_sge = wr->num_sge;
+	for (i = 0; i < wr->num_sge; i++)
+		xrnic_sge(&w->sge[i], &wr->sg_list[i]);
+	return 0;
+}
+
+/* Free slots: the device's consumer index says what it has finished. */
+static uint32_t xrnic_wq_room(const struct xrnic_wq *wq, const uint32_t *ci_le)
+{
+	uint32_t ci = le32toh(__atomic_load_n(ci_le, __ATOMIC_ACQUIRE));
+
+	return wq->depth - (wq->pi - ci);
+}
+
+int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+	struct xrnic_qp *qp = to_xqp(ibqp);
+	struct xrnic_wq *sq = &qp->sq;
+	struct xrnic_sqe w;
+	uint32_t room;
+	int ret = 0, n = 0;
+
+	pthread_spin_lock(&sq->lock);
+	room = xrnic_wq_room(sq, &qp->db->sq_ci);
+	for (; wr; wr = wr->next, n++) {
+		if (!room--) {
+			ret = ENOMEM;
+			break;
+		}
+		ret = xrnic_build_sqe(qp, wr, &w);
+		if (ret)
+			break;
+		memcpy(sq->ring + (size_t)(sq->pi++ & (sq->depth - 1)) * XRNIC_SQE_SIZE, &w,
+		       sizeof(w));
+	}
+	if (n) {
+		/* The WQEs before the index that publishes them. */
+		__atomic_store_n(&qp->db->sq_pi, htole32(sq->pi), __ATOMIC_RELEASE);
+		xrnic_ring_doorbell(to_xctx(ibqp->context));
+	}
+	pthread_spin_unlock(&sq->lock);
+	if (ret)
+		*bad = wr;
+	return ret;
+}
+
+int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+	struct xrnic_qp *qp = to_xqp(ibqp);
+	struct xrnic_wq *rq = &qp->rq;
+	struct xrnic_rqe r;
+	uint32_t room;
+	int ret = 0, n = 0, i;
+
+	pthread_spin_lock(&rq->lock);
+	room = xrnic_wq_room(rq, &qp->db->rq_ci);
+	for (; wr; wr = wr->next, n++) {
+		if (!room--) {
+			ret = ENOMEM;
+			break;
+		}
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > rq->max_sge) {
+			ret = EINVAL;
+			break;
+		}
+		memset(&r, 0, sizeof(r));
+		r.wr_id = htole64(wr->wr_id);
+		r.num_sge = wr->num_sge;
+		for (i = 0; i < wr->num_sge; i++)
+			xrnic_sge(&r.sge[i], &wr->sg_list[i]);
+		memcpy(rq->ring + (size_t)(rq->pi++ & (rq->depth - 1)) * XRNIC_RQE_SIZE, &r,
+		       sizeof(r));
+	}
+	if (n) {
+		__atomic_store_n(&qp->db->rq_pi, htole32(rq->pi), __ATOMIC_RELEASE);
+		xrnic_ring_doorbell(to_xctx(ibqp->context));
+	}
+	pthread_spin_unlock(&rq->lock);
+	if (ret)
+		*bad = wr;
+	return ret;
+}
+
+void xrnic_qp_reset_queues(struct xrnic_qp *qp)
+{
+	pthread_spin_lock(&qp->sq.lock);
+	pthread_spin_lock(&qp->rq.lock);
+	qp->sq.pi = 0;
+	qp->rq.pi = 0;
+	__atomic_store_n(&qp->db->sq_pi, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&qp->db->rq_pi, 0, __ATOMIC_RELEASE);
+	pthread_spin_unlock(&qp->rq.lock);
+	pthread_spin_unlock(&qp->sq.lock);
+}
+
+int xrnic_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
+{
+	struct xrnic_cq *cq = to_xcq(ibcq);
+	struct xrnic_cqe *e;
+	int done;
+
+	pthread_spin_lock(&cq->lock);
+	for (done = 0; done < n; done++) {
+		e = &cq->cqes[cq->ci & (cq->depth - 1)];
+		if ((__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE) & XRNIC_CQE_PHASE) !=
+		    (((cq->ci / cq->depth) & 1) ^ 1))
+			break;
+		memset(&wc[done], 0, sizeof(wc[done]));
+		wc[done].wr_id = le64toh(e->wr_id);
+		wc[done].status = e->status;
+		wc[done].opcode = e->opcode;
+		wc[done].vendor_err = e->vendor_err;
+		wc[done].byte_len = le32toh(e->byte_len);
+		wc[done].qp_num = le32toh(e->qpn);
+		wc[done].src_qp = le32toh(e->src_qp);
+		if (e->flags & XRNIC_CQE_WITH_IMM) {
+			wc[done].imm_data = e->imm_data_be;
+			wc[done].wc_flags |= IBV_WC_WITH_IMM;
+		}
+		cq->ci++;
+	}
+	if (done)
+		__atomic_store_n(&cq->db->ci, htole32(cq->ci), __ATOMIC_RELEASE);
+	pthread_spin_unlock(&cq->lock);
+	return done;
+}
+
+/* No doorbell: see struct xrnic_cq_db for why the barrier is enough. */
+int xrnic_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
+{
+	struct xrnic_cq *cq = to_xcq(ibcq);
+	uint32_t arm;
+
+	pthread_spin_lock(&cq->lock);
+	cq->arm_sn = (cq->arm_sn + 1) & (UINT32_MAX >> XRNIC_CQ_ARM_SN_SHIFT);
+	if (!cq->arm_sn)
+		cq->arm_sn = 1;
+	arm = cq->arm_sn << XRNIC_CQ_ARM_SN_SHIFT |
+	      (solicited_only ? XRNIC_CQ_ARM_SOLICITED : XRNIC_CQ_ARM_NEXT);
+	__atomic_store_n(&cq->db->arm, htole32(arm), __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	pthread_spin_unlock(&cq->lock);
+	return 0;
+}

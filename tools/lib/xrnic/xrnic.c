@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause)
+/*
+ * libxrnic: the XRNIC provider for libibverbs.  Device matching, contexts
+ * with their doorbell page, and the control verbs, which go to the kernel
+ * through libibverbs' ibv_cmd_* calls; the data path is in datapath.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <rdma/xrnic-abi.h>
+#include <xrnic/xrnic_regs.h>
+#include "xrnic.h"
+
+/* The driver-specific tails of the answers (<rdma/xrnic-abi.h>). */
+struct xrnic_get_context_resp {
+	struct ib_uverbs_get_context_resp ibv;
+	struct xrnic_alloc_ucontext_resp drv;
+};
+
+struct xrnic_create_cq_answer {
+	struct ib_uverbs_create_cq_resp ibv;
+	struct xrnic_create_cq_resp drv;
+};
+
+struct xrnic_create_qp_answer {
+	struct ib_uverbs_create_qp_resp ibv;
+	struct xrnic_create_qp_resp drv;
+};
+
+static int xrnic_map(struct ibv_context *ctx, struct xrnic_map *m, uint64_t key, size_t size)
+{
+	m->buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->cmd_fd, key);
+	if (m->buf == MAP_FAILED) {
+		m->buf = NULL;
+		return errno;
+	}
+	m->size = size;
+	return 0;
+}
+
+static void xrnic_unmap(struct xrnic_map *m)
+{
+	if (m->buf)
+		munmap(m->buf, m->size);
+	m->buf = NULL;
+}
+
+static int xrnic_query_device_ex(struct ibv_context *ctx,
+				 const struct ibv_query_device_ex_input *input,
+				 struct ibv_device_attr_ex *attr, size_t attr_size)
+{
+	struct ib_uverbs_ex_query_device_resp resp;
+	size_t resp_size = sizeof(resp);
+
+	return ibv_cmd_query_device_any(ctx, input, attr, attr_size, &resp, &resp_size);
+}
+
+static int xrnic_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *attr)
+{
+	struct ibv_query_port cmd;
+
+	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
+}
+
+static struct ibv_pd *xrnic_alloc_pd(struct ibv_context *ctx)
+{
+	struct ib_uverbs_alloc_pd_resp resp;
+	struct ibv_alloc_pd cmd;
+	struct ibv_pd *pd = calloc(1, sizeof(*pd));
+	int ret;
+
+	if (!pd)
+		return NULL;
+	ret = ibv_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), &resp, sizeof(resp));
+	if (ret) {
+		free(pd);
+		errno = ret;
+		return NULL;
+	}
+	return pd;
+}
+
+static int xrnic_dealloc_pd(struct ibv_pd *pd)
+{
+	int ret = ibv_cmd_dealloc_pd(pd);
+
+	if (!ret)
+		free(pd);
+	return ret;
+}
+
+static struct ibv_mr *xrnic_reg_mr(struct ibv_pd *pd, void *addr, size_t len, uint64_t hca_va,
+				   int access)
+{
+	struct ib_uverbs_reg_mr_resp resp;
+	struct verbs_mr *vmr = calloc(1, sizeof(*vmr));
+	struct ibv_reg_mr cmd;
+	int ret;
+
+	if (!vmr)
+		return NULL;
+	ret = ibv_cmd_reg_mr(pd, addr, len, hca_va, access, vmr, &cmd, sizeof(cmd), &resp,
+			     sizeof(resp));
+	if (ret) {
+		free(vmr);
+		errno = ret;
+		return NULL;
+	}
+	return &vmr->ibv_mr;
+}
+
+static int xrnic_dereg_mr(struct verbs_mr *vmr)
+{
+	int ret = ibv_cmd_dereg_mr(vmr);
+
+	if (!ret)
+		free(vmr);
+	return ret;
+}
+
+static struct ibv_cq *xrnic_create_cq(struct ibv_context *ctx, int cqe,
+				      struct ibv_comp_channel *channel, int vector)
+{
+	struct xrnic_create_cq_answer resp = {};
+	struct ibv_create_cq cmd;
+	struct xrnic_cq *cq = calloc(1, sizeof(*cq));
+	int ret;
+
+	if (!cq)
+		return NULL;
+	ret = ibv_cmd_create_cq(ctx, cqe, channel, vector, &cq->vcq.cq, &cmd, sizeof(cmd),
+				&resp.ibv, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = xrnic_map(ctx, &cq->map, resp.drv.ring_mmap_key, resp.drv.ring_size);
+	if (ret)
+		goto err_destroy;
+	cq->cqes = (struct xrnic_cqe *)cq->map.buf;
+	cq->db = (struct xrnic_cq_db *)(cq->map.buf + resp.drv.db_offset);
+	cq->depth = resp.ibv.cqe;
+	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
+	return &cq->vcq.cq;
+
+err_destroy:
+	ibv_cmd_destroy_cq(&cq->vcq.cq);
+err_free:
+	free(cq);
+	errno = ret;
+	return NULL;
+}
+
+static int xrnic_destroy_cq(struct ibv_cq *ibcq)
+{
+	struct xrnic_cq *cq = to_xcq(ibcq);
+	int ret = ibv_cmd_destroy_cq(ibcq);
+
+	if (ret)
+		return ret;
+	xrnic_unmap(&cq->map);
+	pthread_spin_destroy(&cq->lock);
+	free(cq);
+	return 0;
+}
+
+static void xrnic_wq_init(struct xrnic_wq *wq, uint8_t *ring, uint32_t depth, uint32_t max_sge)
+{
+	wq->ring = ring;
+	wq->depth = depth;
+	wq->max_sge = max_sge;
+	pthread_spin_init(&wq->lock, PTHREAD_PROCESS_PRIVATE);
+}
+
+static struct ibv_qp *xrnic_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct xrnic_context *ctx = to_xctx(pd->context);
+	struct xrnic_create_qp_answer resp = {};
+	struct ibv_create_qp cmd;
+	struct xrnic_qp *qp;
+	int ret;
+
+	if (attr->qp_type != IBV_QPT_RC || attr->srq) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (!ctx->db) {
+		errno = EOPNOTSUPP;	/* the device offers no doorbell page */
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return NULL;
+	ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd), &resp.ibv,
+				sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = xrnic_map(pd->context, &qp->sq_map, resp.drv.sq_mmap_key, resp.drv.sq_size);
+	if (!ret)
+		ret = xrnic_map(pd->context, &qp->rq_map, resp.drv.rq_mmap_key, resp.drv.rq_size);
+	if (ret)
+		goto err_destroy;
+	qp->db = (struct xrnic_qp_db *)(qp->sq_map.buf + resp.drv.db_offset);
+	/* The granted sizes, as ibv_cmd_create_qp wrote them back into attr. */
+	xrnic_wq_init(&qp->sq, qp->sq_map.buf, resp.ibv.max_send_wr, resp.ibv.max_send_sge);
+	xrnic_wq_init(&qp->rq, qp->rq_map.buf, resp.ibv.max_recv_wr, resp.ibv.max_recv_sge);
+	qp->max_inline = resp.ibv.max_inline_data;
+	qp->sq_sig_all = attr->sq_sig_all;
+	return &qp->vqp.qp;
+
+err_destroy:
+	xrnic_unmap(&qp->rq_map);
+	xrnic_unmap(&qp->sq_map);
+	ibv_cmd_destroy_qp(&qp->vqp.qp);
+err_free:
+	free(qp);
+	errno = ret;
+	return NULL;
+}
+
+static int xrnic_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
+{
+	struct ibv_modify_qp cmd;
+	int ret;
+
+	ret = ibv_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
+	if (!ret && (mask & IBV_QP_STATE) && attr->qp_state == IBV_QPS_RESET)
+		xrnic_qp_reset_queues(to_xqp(ibqp));
+	return ret;
+}
+
+static int xrnic_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
+			  struct ibv_qp_init_attr *init_attr)
+{
+	struct ibv_query_qp cmd;
+
+	return ibv_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd, sizeof(cmd));
+}
+
+static int xrnic_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct xrnic_qp *qp = to_xqp(ibqp);
+	int ret = ibv_cmd_destroy_qp(ibqp);
+
+	if (ret)
+		return ret;
+	xrnic_unmap(&qp->rq_map);
+	xrnic_unmap(&qp->sq_map);
+	pthread_spin_destroy(&qp->sq.lock);
+	pthread_spin_destroy(&qp->rq.lock);
+	free(qp);
+	return 0;
+}
+
+static void xrnic_free_context(struct ibv_context *ibctx)
+{
+	struct xrnic_context *ctx = to_xctx(ibctx);
+
+	if (ctx->db_page)
+		munmap(ctx->db_page, XRNIC_PAGE_SIZE);
+	verbs_uninit_context(&ctx->vctx);
+	free(ctx);
+}
+
+static const struct verbs_context_ops xrnic_ctx_ops = {
+	.alloc_pd = xrnic_alloc_pd,
+	.create_cq = xrnic_create_cq,
+	.create_qp = xrnic_create_qp,
+	.dealloc_pd = xrnic_dealloc_pd,
+	.dereg_mr = xrnic_dereg_mr,
+	.destroy_cq = xrnic_destroy_cq,
+	.destroy_qp = xrnic_destroy_qp,
+	.free_context = xrnic_free_context,
+	.modify_qp = xrnic_modify_qp,
+	.poll_cq = xrnic_poll_cq,
+	.post_recv = xrnic_post_recv,
+	.post_send = xrnic_post_send,
+	.query_device_ex = xrnic_query_device_ex,
+	.query_port = xrnic_query_port,
+	.query_qp = xrnic_query_qp,
+	.reg_mr = xrnic_reg_mr,
+	.req_notify_cq = xrnic_req_notify_cq,
+};
+
+static struct verbs_context *xrnic_alloc_context(struct ibv_device *ibdev, int cmd_fd,
+						 void *private_data)
+{
+	struct xrnic_get_context_resp resp = {};
+	struct ibv_get_context cmd;
+	struct xrnic_context *ctx;
+
+	(void)private_data;
+	ctx = _verbs_init_and_alloc_context(ibdev, cmd_fd, sizeof(*ctx),
+					    &((struct xrnic_context *)NULL)->vctx, 0);
+	if (!ctx)
+		return NULL;
+	if (ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp.ibv, sizeof(resp)))
+		goto err_free;
+	if (resp.drv.sqe_size != XRNIC_SQE_SIZE || resp.drv.rqe_size != XRNIC_RQE_SIZE ||
+	    resp.drv.cqe_size != XRNIC_CQE_SIZE) {
+		errno = EPROTO;		/* a kernel of another interface version */
+		goto err_free;
+	}
+	ctx->max_inline = resp.drv.max_inline;
+	if (resp.drv.db_mmap_key && resp.drv.db_offset <= XRNIC_PAGE_SIZE - 4) {
+		ctx->db_page = mmap(NULL, XRNIC_PAGE_SIZE, PROT_WRITE, MAP_SHARED, cmd_fd,
+				    resp.drv.db_mmap_key);
+		if (ctx->db_page == MAP_FAILED)
+			goto err_free;
+		ctx->db = (volatile uint32_t *)(ctx->db_page + resp.drv.db_offset);
+		ctx->db_value = resp.drv.db_value;
+	}
+	verbs_set_ops(&ctx->vctx, &xrnic_ctx_ops);
+	return &ctx->vctx;
+
+err_free:
+	verbs_uninit_context(&ctx->vctx);
+	free(ctx);
+	return NULL;
+}
+
+static struct verbs_device *xrnic_alloc_device(struct verbs_sysfs_dev *sysfs_dev)
+{
+	(void)sysfs_dev;
+	return calloc(1, sizeof(struct verbs_device));
+}
+
+static void xrnic_uninit_device(struct verbs_device *vdev)
+{
+	free(vdev);
+}
+
+/* The PCI identity (through sysfs, so a renamed device still matches). */
+static const struct verbs_match_ent xrnic_match_table[] = {
+	{ .vendor = XRNIC_PCI_VENDOR_ID, .device = XRNIC_PCI_DEVICE_ID, .kind = XRV_MATCH_PCI },
+	{ },
+};
+
+static const struct verbs_device_ops xrnic_device_ops = {
+	.name = "xrnic",
+	.match_min_abi_version = XRNIC_UVERBS_ABI_VERSION,
+	.match_max_abi_version = XRNIC_UVERBS_ABI_VERSION,
+	.match_table = xrnic_match_table,
+	.alloc_device = xrnic_alloc_device,
+	.uninit_device = xrnic_uninit_device,
+	.alloc_context = xrnic_alloc_context,
+};
+
+static void __attribute__((constructor)) xrnic_register(void)
+{
+	verbs_register_driver_34(&xrnic_device_ops);
+}

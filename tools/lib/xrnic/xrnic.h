@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/* libxrnic: the XRNIC provider for libibverbs.  Objects and their queues. */
+#ifndef XRNIC_PROVIDER_H
+#define XRNIC_PROVIDER_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <xrnic/xrnic_io.h>
+#include "ibverbs_private.h"
+
+struct xrnic_context {
+	struct verbs_context vctx;
+	uint8_t *db_page;		/* the doorbell page, mapped uncached */
+	volatile uint32_t *db;		/* the Doorbell register in it */
+	uint32_t db_value;
+	uint32_t max_inline;
+};
+
+/* A ring mapped from the kernel; its doorbell record at db_offset. */
+struct xrnic_map {
+	uint8_t *buf;
+	size_t size;
+};
+
+struct xrnic_cq {
+	struct verbs_cq vcq;
+	struct xrnic_map map;
+	struct xrnic_cqe *cqes;
+	struct xrnic_cq_db *db;
+	uint32_t depth;
+	uint32_t ci;			/* free-running consumer index */
+	uint32_t arm_sn;		/* last arm request number */
+	pthread_spinlock_t lock;
+};
+
+struct xrnic_wq {
+	uint8_t *ring;
+	uint32_t depth;
+	uint32_t pi;			/* free-running producer index */
+	uint32_t max_sge;
+	pthread_spinlock_t lock;
+};
+
+struct xrnic_qp {
+	struct verbs_qp vqp;
+	struct xrnic_map sq_map, rq_map;
+	struct xrnic_qp_db *db;
+	struct xrnic_wq sq, rq;
+	uint32_t max_inline;
+	int sq_sig_all;
+};
+
+static inline struct xrnic_context *to_xctx(struct ibv_context *ctx)
+{
+	return (struct xrnic_context *)((char *)ctx - offsetof(struct xrnic_context, vctx.context));
+}
+
+static inline struct xrnic_cq *to_xcq(struct ibv_cq *cq)
+{
+	return (struct xrnic_cq *)((char *)cq - offsetof(struct xrnic_cq, vcq.cq));
+}
+
+static inline struct xrnic_qp *to_xqp(struct ibv_qp *qp)
+{
+	return (struct xrnic_qp *)((char *)qp - offsetof(struct xrnic_qp, vqp.qp));
+}
+
+/* Wake the device after a producer index moved (a store to device memory). */
+static inline void xrnic_ring_doorbell(struct xrnic_context *ctx)
+{
+	*ctx->db = ctx->db_value;
+}
+
+/* datapath.c */
+int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
+int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+int xrnic_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc);
+int xrnic_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
+/* After a move to RESET: the device restarts both queues at index 0. */
+void xrnic_qp_reset_queues(struct xrnic_qp *qp);
+
+#endif /* XRNIC_PROVIDER_H */

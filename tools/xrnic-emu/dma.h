@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data mover: buffers described as the protocol names them (local SGEs
+ * under lkeys, one remote range under an rkey, or bytes the device holds,
+ * such as inline data), checked against the MR table and copied between
+ * guest RAM pages with one memcpy per contiguous piece.
+ */
+#ifndef XE_DMA_H
+#define XE_DMA_H
+
+#include "xe.h"
+
+/* One piece of a buffer: len bytes at addr under key. */
+struct xe_piece {
+	uint32_t key;
+	uint64_t addr;
+	uint64_t len;
+};
+
+struct xe_buf {
+	const struct xe_piece *piece;	/* NULL: host bytes */
+	unsigned int npieces;
+	const uint8_t *host;		/* with piece NULL */
+	uint32_t pdn;
+	uint32_t access;		/* XRNIC_ACCESS_* every piece needs; 0: read */
+	uint64_t len;			/* total bytes */
+};
+
+/*
+ * Check that every byte of buf is accessible: live keys of PD buf->pdn with
+ * the rights in buf->access, within bounds.  Returns 0 or the negative errno
+ * of xe_mr_translate().
+ */
+int xe_buf_check(const struct xe_dev *xe, const struct xe_buf *buf);
+
+/*
+ * Copy len bytes from src to dst, both checked with xe_buf_check(), from
+ * their starts.  Returns 0, or -EFAULT if a translation failed on the way
+ * (an MR changed under the copy; the guest cannot do that between check
+ * and copy, as both run in one device step).
+ */
+int xe_buf_copy(const struct xe_dev *xe, const struct xe_buf *dst, const struct xe_buf *src,
+		uint64_t len);
+
+/* Host pointer to the 8 aligned bytes at the start of a checked buf. */
+uint64_t *xe_buf_word(const struct xe_dev *xe, const struct xe_buf *buf);
+
+#endif /* XE_DMA_H */
