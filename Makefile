@@ -9,7 +9,7 @@ KDIR = /usr/src/linux-headers-$(KVER)
 VM_MODULES = --module drivers/infiniband/core/xrdma_core.ko \
 	     --module drivers/infiniband/hw/xrnic/xrnic.ko
 
-all: deps modules emu selftests
+all: deps modules emu provider selftests
 
 deps:
 	@scripts/install-deps.sh
@@ -19,6 +19,9 @@ modules: deps
 
 emu: deps
 	$(MAKE) -C tools/xrnic-emu
+
+provider: deps
+	$(MAKE) -C tools/lib/xrnic
 
 selftests: deps
 	$(MAKE) -C tools/testing/selftests/xrdma
@@ -37,11 +40,15 @@ install: modules emu
 	depmod -a $(KVER)
 	install -D -m 0644 scripts/xrdma-modprobe.conf /etc/modprobe.d/xrdma.conf
 	install -D -m 0755 tools/xrnic-emu/build/xrnic-emu /usr/local/bin/xrnic-emu
+	install -D -m 0644 tools/lib/xrnic/build/libxrnic-rdmav34.so \
+		/usr/lib/x86_64-linux-gnu/libibverbs/libxrnic-rdmav34.so
+	install -D -m 0644 tools/lib/xrnic/build/xrnic.driver /etc/libibverbs.d/xrnic.driver
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/xrnic-emu clean
+	$(MAKE) -C tools/lib/xrnic clean
 	$(MAKE) -C tools/testing/selftests/xrdma clean
 	rm -rf build
 
-.PHONY: all deps modules emu selftests check lint demo install clean
+.PHONY: provider all deps modules emu selftests check lint demo install clean

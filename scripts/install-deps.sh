@@ -18,6 +18,7 @@ pkgs=(
 	iproute2
 	libibverbs-dev
 	ibverbs-utils
+	perftest
 	file
 )
 

@@ -760,11 +760,14 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	if ((mask & QP_AV) &&
 	    (!req.dest.is_global || req.dest.port_num > 1))
 		return -EINVAL;	/* RoCE needs a GRH */
-	if ((mask & (QP_TIMEOUT | QP_MIN_RNR_TIMER)) &&
-	    (req.timeout > 31 || req.min_rnr_timer > 31))
+	/* A field whose bit is not in the mask is ignored, whatever it holds. */
+	if ((mask & QP_TIMEOUT) && req.timeout > 31)
 		return -EINVAL;
-	if ((mask & (QP_RETRY_CNT | QP_RNR_RETRY)) &&
-	    (req.retry_cnt > 7 || req.rnr_retry > 7))
+	if ((mask & QP_MIN_RNR_TIMER) && req.min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & QP_RETRY_CNT) && req.retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & QP_RNR_RETRY) && req.rnr_retry > 7)
 		return -EINVAL;
 	if ((mask & QP_DEST_QPN) && req.dest_qp_num > 0xffffff)
 		return -EINVAL;

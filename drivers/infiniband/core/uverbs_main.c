@@ -504,7 +504,6 @@ int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
 }
 EXPORT_SYMBOL_GPL(xr_mmap_insert_io);
 
-
 /**
  * xr_mmap_remove - withdraw a buffer from xr_mmap_insert()
  * @ufile: the context, whose lock the caller holds

@@ -149,7 +149,6 @@ struct xrnic_qp {
 	struct xrnic_ring rq;
 };
 
-
 /* xr_alloc_device() allocates the whole structure through its first member. */
 static_assert(offsetof(struct xrnic_dev, xdev) == 0);
 

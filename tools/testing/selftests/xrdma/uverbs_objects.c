@@ -235,6 +235,59 @@ TEST_F(ctx, cq_and_channel)
 	close(ch);
 }
 
+/*
+ * Fields whose bits are not in attr_mask are ignored, whatever they hold:
+ * libibverbs copies only the masked ones into a buffer it does not clear
+ * (ibv_rc_pingpong's RTR step met garbage in timeout here).
+ */
+TEST_F(ctx, modify_qp_ignores_fields_not_in_the_mask)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	struct ib_uverbs_modify_qp m;
+
+	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp(self->fd, self->pd, cq.cq_handle,
+				  cq.cq_handle, 4, &qp, NULL));
+	memset(&m, 0xff, sizeof(m));
+	m.qp_handle = qp.qp_handle;
+	m.attr_mask = XV_QP_STATE | XV_QP_PKEY_INDEX | XV_QP_PORT |
+		      XV_QP_ACCESS_FLAGS;
+	m.qp_state = XV_QPS_INIT;
+	m.pkey_index = 0;
+	m.port_num = 1;
+	m.qp_access_flags = XV_ACCESS_REMOTE_WRITE;
+	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
+	memset(&m, 0xff, sizeof(m));
+	m.qp_handle = qp.qp_handle;
+	m.attr_mask = XV_QP_STATE | XV_QP_AV | XV_QP_PATH_MTU |
+		      XV_QP_DEST_QPN | XV_QP_RQ_PSN |
+		      XV_QP_MAX_DEST_RD_ATOMIC | XV_QP_MIN_RNR_TIMER;
+	m.qp_state = XV_QPS_RTR;
+	memset(&m.dest, 0, sizeof(m.dest));
+	m.dest.is_global = 1;
+	m.dest.port_num = 1;
+	m.dest.hop_limit = 1;
+	m.path_mtu = 3;
+	m.dest_qp_num = qp.qpn;
+	m.rq_psn = 0x1234;
+	m.max_dest_rd_atomic = 1;
+	m.min_rnr_timer = 12;
+	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
+	/* The same garbage is refused once its bit is in the mask. */
+	m.attr_mask = XV_QP_STATE | XV_QP_TIMEOUT | XV_QP_RETRY_CNT |
+		      XV_QP_RNR_RETRY | XV_QP_SQ_PSN | XV_QP_MAX_QP_RD_ATOMIC;
+	m.qp_state = XV_QPS_RTS;
+	m.retry_cnt = 7;
+	m.rnr_retry = 7;
+	m.max_rd_atomic = 1;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));	/* timeout 255 */
+	m.timeout = 14;
+	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
+	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
+	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+}
+
 TEST_F(ctx, qp_state_machine)
 {
 	struct ib_uverbs_create_cq_resp cq;

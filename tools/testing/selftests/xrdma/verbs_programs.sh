@@ -1,0 +1,51 @@
+#!/bin/sh
+# Unmodified programs of Debian's rdma-core on xrnic0, through Debian's
+# libibverbs and our provider (libxrnic-rdmav34.so), in loopback: a server
+# and a client in this guest, talking through the device.  KTAP output.
+dev=xrnic0
+n=0
+rc=0
+ok() { n=$((n + 1)); echo "ok $n verbs_programs.$1"; }
+fail() { n=$((n + 1)); echo "not ok $n verbs_programs.$1"; rc=1; }
+
+# run NAME ARGS...: ibv_rc_pingpong server and client with ARGS; both must
+# finish with status 0 within the time limit.
+pingpong() {
+	name=$1
+	shift
+	timeout 300 ibv_rc_pingpong -d $dev -g 0 "$@" >/tmp/pp_server.log 2>&1 &
+	server=$!
+	sleep 1
+	timeout 300 ibv_rc_pingpong -d $dev -g 0 "$@" 127.0.0.1 >/tmp/pp_client.log 2>&1
+	client=$?
+	wait $server
+	srv=$?
+	if [ $client -eq 0 ] && [ $srv -eq 0 ] && grep -q "iters in" /tmp/pp_client.log; then
+		grep "iters in" /tmp/pp_client.log | sed 's/^/# /'
+		ok "$name"
+	else
+		sed 's/^/# client: /' /tmp/pp_client.log
+		sed 's/^/# server: /' /tmp/pp_server.log
+		fail "$name"
+	fi
+}
+
+echo "TAP version 13"
+echo "1..6"
+
+out=$(ibv_devinfo -v -d $dev 2>&1)
+if echo "$out" | grep -q "hca_id:	$dev" &&
+   echo "$out" | grep -q "GID\[  0\]:		fe80::" &&
+   echo "$out" | grep -q "link_layer:		Ethernet"; then
+	ok ibv_devinfo_shows_the_device_and_its_default_gid
+else
+	echo "$out" | sed 's/^/# /'
+	fail ibv_devinfo_shows_the_device_and_its_default_gid
+fi
+
+pingpong rc_pingpong_default -n 200
+pingpong rc_pingpong_with_events -e -n 200
+pingpong rc_pingpong_checks_data -c -n 200
+pingpong rc_pingpong_one_mib -s 1048576 -n 20
+pingpong rc_pingpong_32_bytes -s 32 -n 200
+exit $rc
