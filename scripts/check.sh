@@ -73,7 +73,6 @@ layer kselftests-vm scripts/xrdma-vm run --vms 2 --extra-ivshmem \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko \
 	--module "/lib/modules/$kver/kernel/drivers/infiniband/core/ib_core.ko" \
 	--add tools/testing/selftests/xrdma/build:/selftests \
-	--add /usr/bin/ibv_devices \
 	tools/testing/selftests/xrdma/run_vm_tests.sh
 # The same kselftests on the debug kernel (KASAN, lockdep, kmemleak), built
 # once from Debian's linux-source and cached (scripts/debug-kernel.sh); a
@@ -90,7 +89,6 @@ if [ "$fail" -eq 0 ]; then
 		--module $dsrc/drivers/infiniband/hw/xrnic/xrnic.ko \
 		--module "$ddir/modroot/lib/modules/$drel/kernel/drivers/infiniband/core/ib_core.ko" \
 		--add tools/testing/selftests/xrdma/build:/selftests \
-		--add /usr/bin/ibv_devices \
 		tools/testing/selftests/xrdma/run_vm_tests.sh
 fi
 # A kernel WARNING during the tests is a bug even when every test passed.

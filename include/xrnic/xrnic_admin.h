@@ -378,8 +378,7 @@ enum xrnic_aenq_event {
 	XRNIC_EVENT_FATAL	= 3,	/* param: XRNIC_FATAL_* */
 	XRNIC_EVENT_QP_FATAL	= 4,	/* param: qpn; a bad doorbell record */
 	XRNIC_EVENT_QP_ACCESS	= 5,	/* param: qpn; a remote access error */
-	XRNIC_EVENT_QP_REQ_ERR	= 6,	/* param: qpn; an invalid request */
-	XRNIC_EVENT_CQ_ERR	= 7,	/* param: cqn; overrun */
+	XRNIC_EVENT_CQ_ERR	= 6,	/* param: cqn; overrun */
 };
 
 struct xrnic_aenq_entry {

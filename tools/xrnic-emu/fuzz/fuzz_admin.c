@@ -30,7 +30,8 @@ static const uint32_t fuzz_regs[] = {
 
 static void fuzz_irq(struct xe_dev *xe, unsigned int vec)
 {
-	if (vec != XRNIC_VEC_ADMIN)
+	/* Completion events of QPs flushed by MODIFY_QP raise vectors 1..3. */
+	if (vec >= xe->id.num_vectors)
 		abort();
 	++*(unsigned long *)xe->irq_ctx;
 }

@@ -19,36 +19,6 @@
 			 XRNIC_ACCESS_REMOTE_READ)
 
 /* Enable a 4-entry admin queue; admin() then runs commands one at a time. */
-static void start(struct _test_data_dev *self)
-{
-	setup_ok(self, 4, XRNIC_AQ_CTL_ENABLE);
-	self->next = 0;
-}
-
-/*
- * Run one command with a 56-byte body (or none), copy the answer out and
- * return the status; 0xff if no completion came, 0xfe if its cmd_id is wrong
- * or a failed command answered data.
- */
-static uint8_t admin(struct _test_data_dev *self, uint8_t opcode, const void *body,
-		     void *answer)
-{
-	uint32_t idx = self->next++;
-	struct xrnic_aq_entry *e = put_cmd(self, idx, opcode, idx);
-	struct xrnic_acq_entry *c;
-
-	if (body)
-		memcpy(e->data, body, sizeof(e->data));
-	c = run_one(self, idx);
-	if (!cpl_done(self, idx))
-		return 0xff;
-	if (answer)
-		memcpy(answer, c->data, sizeof(c->data));
-	if (le16toh(c->cmd_id) != (uint16_t)idx || (c->status && !data_zero(c)))
-		return 0xfe;
-	return c->status;
-}
-
 static uint8_t alloc_pd(struct _test_data_dev *self, uint32_t *pdn)
 {
 	struct xrnic_cmd_pd r;
