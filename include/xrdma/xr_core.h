@@ -10,6 +10,7 @@
 #ifndef XR_CORE_H
 #define XR_CORE_H
 
+#include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/mutex.h>
@@ -188,6 +189,40 @@ struct xr_qp_cap {
 	u32 max_send_sge;
 	u32 max_recv_sge;
 	u32 max_inline_data;
+};
+
+/*
+ * QP attribute mask bits and QP states: the InfiniBand verbs values, as the
+ * uverbs ABI carries them (IB_QP_* and IB_QPS_* in Linux).  Drivers whose
+ * hardware encodes them otherwise translate; the XRNIC's are checked equal
+ * at compile time (xrnic_verbs.c).
+ */
+#define XR_QP_STATE		BIT(0)
+#define XR_QP_CUR_STATE		BIT(1)
+#define XR_QP_EN_SQD_ASYNC_NOTIFY	BIT(2)
+#define XR_QP_ACCESS_FLAGS	BIT(3)
+#define XR_QP_PKEY_INDEX	BIT(4)
+#define XR_QP_PORT		BIT(5)
+#define XR_QP_QKEY		BIT(6)
+#define XR_QP_AV		BIT(7)
+#define XR_QP_PATH_MTU		BIT(8)
+#define XR_QP_TIMEOUT		BIT(9)
+#define XR_QP_RETRY_CNT		BIT(10)
+#define XR_QP_RNR_RETRY		BIT(11)
+#define XR_QP_RQ_PSN		BIT(12)
+#define XR_QP_MAX_QP_RD_ATOMIC	BIT(13)
+#define XR_QP_ALT_PATH		BIT(14)
+#define XR_QP_MIN_RNR_TIMER	BIT(15)
+#define XR_QP_SQ_PSN		BIT(16)
+#define XR_QP_MAX_DEST_RD_ATOMIC	BIT(17)
+#define XR_QP_PATH_MIG_STATE	BIT(18)
+#define XR_QP_CAP		BIT(19)
+#define XR_QP_DEST_QPN		BIT(20)
+#define XR_QP_LEGACY_MASK	(BIT(21) - 1)
+
+enum xr_qp_state {
+	XR_QPS_RESET, XR_QPS_INIT, XR_QPS_RTR, XR_QPS_RTS, XR_QPS_SQD,
+	XR_QPS_SQE, XR_QPS_ERR, XR_QPS_MAX
 };
 
 /**
@@ -405,6 +440,17 @@ void xr_mmap_remove(struct xr_ufile *ufile, u64 key);
 int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
 		      size_t size, u64 *key);
 void xr_cq_comp_event(struct xr_cq *cq);
+
+/* Async events of one object: the IB_EVENT_* values (struct ib_event). */
+enum xr_obj_event {
+	XR_EVENT_CQ_ERR		= 0,
+	XR_EVENT_QP_FATAL	= 1,
+	XR_EVENT_QP_REQ_ERR	= 2,
+	XR_EVENT_QP_ACCESS_ERR	= 3,
+};
+
+void xr_cq_async_event(struct xr_cq *cq, enum xr_obj_event event);
+void xr_qp_async_event(struct xr_qp *qp, enum xr_obj_event event);
 
 /*
  * The device's name.  Unlike dev_name(), this buffer is never freed, so a

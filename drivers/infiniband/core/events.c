@@ -326,3 +326,46 @@ void xr_cq_comp_event(struct xr_cq *cq)
 			       &cq->comp_events);
 }
 EXPORT_SYMBOL_GPL(xr_cq_comp_event);
+
+/*
+ * An object's owner has an async event file while the object exists: it is
+ * set up before the context's first object and put after its last.
+ */
+static void xr_obj_async_event(struct xr_uobject *uobj, u32 event,
+			       u32 *counter)
+{
+	if (uobj->ufile->async_file)
+		xr_event_queue(uobj->ufile->async_file, uobj->user_handle,
+			       event, counter);
+}
+
+/**
+ * xr_cq_async_event - a driver reports an error of a CQ (overrun)
+ * @cq: the CQ, kept alive by the caller as for xr_cq_comp_event()
+ * @event: XR_EVENT_CQ_ERR
+ *
+ * The CQ's context reads it from its async event file.
+ *
+ * Context: any.
+ */
+void xr_cq_async_event(struct xr_cq *cq, enum xr_obj_event event)
+{
+	xr_obj_async_event(&cq->uobj, event, &cq->async_events);
+}
+EXPORT_SYMBOL_GPL(xr_cq_async_event);
+
+/**
+ * xr_qp_async_event - a driver reports an error of a QP
+ * @qp: the QP, kept alive by the caller (its lookup lock, which the QP's
+ *	destroy op takes before the QP goes away)
+ * @event: XR_EVENT_QP_FATAL, XR_EVENT_QP_REQ_ERR or XR_EVENT_QP_ACCESS_ERR
+ *
+ * The QP's context reads it from its async event file.
+ *
+ * Context: any.
+ */
+void xr_qp_async_event(struct xr_qp *qp, enum xr_obj_event event)
+{
+	xr_obj_async_event(&qp->uobj, event, &qp->async_events);
+}
+EXPORT_SYMBOL_GPL(xr_qp_async_event);

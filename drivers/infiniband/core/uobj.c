@@ -242,16 +242,16 @@ void xr_ufile_destroy_objects(struct xr_ufile *ufile)
 				continue;
 			switch (type) {
 			case XR_OBJ_QP:
-				xr_destroy_qp(ufile, (struct xr_qp *)uobj);
+				xr_destroy_qp(ufile, container_of(uobj, struct xr_qp, uobj));
 				break;
 			case XR_OBJ_MR:
-				xr_destroy_mr(ufile, (struct xr_mr *)uobj);
+				xr_destroy_mr(ufile, container_of(uobj, struct xr_mr, uobj));
 				break;
 			case XR_OBJ_CQ:
-				xr_destroy_cq(ufile, (struct xr_cq *)uobj);
+				xr_destroy_cq(ufile, container_of(uobj, struct xr_cq, uobj));
 				break;
 			case XR_OBJ_PD:
-				xr_destroy_pd(ufile, (struct xr_pd *)uobj);
+				xr_destroy_pd(ufile, container_of(uobj, struct xr_pd, uobj));
 				break;
 			}
 		}

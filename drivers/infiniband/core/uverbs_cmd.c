@@ -579,35 +579,6 @@ static int xr_cmd_destroy_qp(struct xr_cmd *cmd)
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
 }
 
-/* IB_QP_* attribute mask bits */
-#define QP_STATE		BIT(0)
-#define QP_CUR_STATE		BIT(1)
-#define QP_EN_SQD_ASYNC_NOTIFY	BIT(2)
-#define QP_ACCESS_FLAGS		BIT(3)
-#define QP_PKEY_INDEX		BIT(4)
-#define QP_PORT			BIT(5)
-#define QP_QKEY			BIT(6)
-#define QP_AV			BIT(7)
-#define QP_PATH_MTU		BIT(8)
-#define QP_TIMEOUT		BIT(9)
-#define QP_RETRY_CNT		BIT(10)
-#define QP_RNR_RETRY		BIT(11)
-#define QP_RQ_PSN		BIT(12)
-#define QP_MAX_QP_RD_ATOMIC	BIT(13)
-#define QP_ALT_PATH		BIT(14)
-#define QP_MIN_RNR_TIMER	BIT(15)
-#define QP_SQ_PSN		BIT(16)
-#define QP_MAX_DEST_RD_ATOMIC	BIT(17)
-#define QP_PATH_MIG_STATE	BIT(18)
-#define QP_CAP			BIT(19)
-#define QP_DEST_QPN		BIT(20)
-#define QP_LEGACY_MASK		(BIT(21) - 1)
-
-enum {
-	QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_SQD, QPS_SQE, QPS_ERR,
-	QPS_MAX
-};
-
 /*
  * The RC rows of the IB spec's QP state transition table (as Linux's
  * ib_modify_qp_is_ok()): which transitions exist, and for each, the
@@ -618,57 +589,57 @@ static const struct {
 	bool valid;
 	u32 req;
 	u32 opt;
-} xr_rc_qp_table[QPS_MAX][QPS_MAX] = {
-	[QPS_RESET] = {
-		[QPS_RESET] = { true },
-		[QPS_INIT] = { true, QP_PKEY_INDEX | QP_PORT | QP_ACCESS_FLAGS },
+} xr_rc_qp_table[XR_QPS_MAX][XR_QPS_MAX] = {
+	[XR_QPS_RESET] = {
+		[XR_QPS_RESET] = { true },
+		[XR_QPS_INIT] = { true, XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_ACCESS_FLAGS },
 	},
-	[QPS_INIT] = {
-		[QPS_INIT] = { true, 0,
-			       QP_PKEY_INDEX | QP_PORT | QP_ACCESS_FLAGS },
-		[QPS_RTR] = { true,
-			      QP_AV | QP_PATH_MTU | QP_DEST_QPN | QP_RQ_PSN |
-			      QP_MAX_DEST_RD_ATOMIC | QP_MIN_RNR_TIMER,
-			      QP_ACCESS_FLAGS | QP_PKEY_INDEX },
+	[XR_QPS_INIT] = {
+		[XR_QPS_INIT] = { true, 0,
+			       XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_ACCESS_FLAGS },
+		[XR_QPS_RTR] = { true,
+			      XR_QP_AV | XR_QP_PATH_MTU | XR_QP_DEST_QPN | XR_QP_RQ_PSN |
+			      XR_QP_MAX_DEST_RD_ATOMIC | XR_QP_MIN_RNR_TIMER,
+			      XR_QP_ACCESS_FLAGS | XR_QP_PKEY_INDEX },
 	},
-	[QPS_RTR] = {
-		[QPS_RTS] = { true,
-			      QP_TIMEOUT | QP_RETRY_CNT | QP_RNR_RETRY |
-			      QP_SQ_PSN | QP_MAX_QP_RD_ATOMIC,
-			      QP_CUR_STATE | QP_ACCESS_FLAGS |
-			      QP_MIN_RNR_TIMER },
+	[XR_QPS_RTR] = {
+		[XR_QPS_RTS] = { true,
+			      XR_QP_TIMEOUT | XR_QP_RETRY_CNT | XR_QP_RNR_RETRY |
+			      XR_QP_SQ_PSN | XR_QP_MAX_QP_RD_ATOMIC,
+			      XR_QP_CUR_STATE | XR_QP_ACCESS_FLAGS |
+			      XR_QP_MIN_RNR_TIMER },
 	},
-	[QPS_RTS] = {
-		[QPS_RTS] = { true, 0,
-			      QP_CUR_STATE | QP_ACCESS_FLAGS |
-			      QP_MIN_RNR_TIMER },
-		[QPS_SQD] = { true, 0, QP_EN_SQD_ASYNC_NOTIFY },
+	[XR_QPS_RTS] = {
+		[XR_QPS_RTS] = { true, 0,
+			      XR_QP_CUR_STATE | XR_QP_ACCESS_FLAGS |
+			      XR_QP_MIN_RNR_TIMER },
+		[XR_QPS_SQD] = { true, 0, XR_QP_EN_SQD_ASYNC_NOTIFY },
 	},
-	[QPS_SQD] = {
-		[QPS_RTS] = { true, 0,
-			      QP_CUR_STATE | QP_ACCESS_FLAGS |
-			      QP_MIN_RNR_TIMER },
-		[QPS_SQD] = { true, 0,
-			      QP_AV | QP_TIMEOUT | QP_RETRY_CNT |
-			      QP_RNR_RETRY | QP_MAX_QP_RD_ATOMIC |
-			      QP_MAX_DEST_RD_ATOMIC | QP_ACCESS_FLAGS |
-			      QP_PKEY_INDEX | QP_MIN_RNR_TIMER | QP_PORT },
+	[XR_QPS_SQD] = {
+		[XR_QPS_RTS] = { true, 0,
+			      XR_QP_CUR_STATE | XR_QP_ACCESS_FLAGS |
+			      XR_QP_MIN_RNR_TIMER },
+		[XR_QPS_SQD] = { true, 0,
+			      XR_QP_AV | XR_QP_TIMEOUT | XR_QP_RETRY_CNT |
+			      XR_QP_RNR_RETRY | XR_QP_MAX_QP_RD_ATOMIC |
+			      XR_QP_MAX_DEST_RD_ATOMIC | XR_QP_ACCESS_FLAGS |
+			      XR_QP_PKEY_INDEX | XR_QP_MIN_RNR_TIMER | XR_QP_PORT },
 	},
-	[QPS_SQE] = {},
-	[QPS_ERR] = {},
+	[XR_QPS_SQE] = {},
+	[XR_QPS_ERR] = {},
 };
 
 static bool xr_modify_qp_is_ok(u32 cur, u32 next, u32 mask)
 {
 	u32 req, opt;
 
-	if (cur >= QPS_MAX || next >= QPS_MAX)
+	if (cur >= XR_QPS_MAX || next >= XR_QPS_MAX)
 		return false;
 	/* Any state may go to RESET or ERR, with no other attribute. */
-	if (next == QPS_RESET || next == QPS_ERR) {
-		if (!(mask & QP_STATE) && cur != next)
+	if (next == XR_QPS_RESET || next == XR_QPS_ERR) {
+		if (!(mask & XR_QP_STATE) && cur != next)
 			return false;
-		return !(mask & ~(QP_STATE | QP_CUR_STATE));
+		return !(mask & ~(XR_QP_STATE | XR_QP_CUR_STATE));
 	}
 	if (!xr_rc_qp_table[cur][next].valid)
 		return false;
@@ -676,7 +647,7 @@ static bool xr_modify_qp_is_ok(u32 cur, u32 next, u32 mask)
 	opt = xr_rc_qp_table[cur][next].opt;
 	if ((mask & req) != req)
 		return false;
-	return !(mask & ~(req | opt | QP_STATE));
+	return !(mask & ~(req | opt | XR_QP_STATE));
 }
 
 /* Keep the attributes that a modify set, for queries and RDMA netlink. */
@@ -684,31 +655,31 @@ static void xr_qp_save_attr(struct xr_qp_attr *to,
 			    const struct xr_qp_attr *from, u32 mask)
 {
 	to->qp_state = from->qp_state;
-	if (mask & QP_PATH_MTU)
+	if (mask & XR_QP_PATH_MTU)
 		to->path_mtu = from->path_mtu;
-	if (mask & QP_RQ_PSN)
+	if (mask & XR_QP_RQ_PSN)
 		to->rq_psn = from->rq_psn;
-	if (mask & QP_SQ_PSN)
+	if (mask & XR_QP_SQ_PSN)
 		to->sq_psn = from->sq_psn;
-	if (mask & QP_DEST_QPN)
+	if (mask & XR_QP_DEST_QPN)
 		to->dest_qp_num = from->dest_qp_num;
-	if (mask & QP_ACCESS_FLAGS)
+	if (mask & XR_QP_ACCESS_FLAGS)
 		to->qp_access_flags = from->qp_access_flags;
-	if (mask & QP_PORT)
+	if (mask & XR_QP_PORT)
 		to->port_num = from->port_num;
-	if (mask & QP_TIMEOUT)
+	if (mask & XR_QP_TIMEOUT)
 		to->timeout = from->timeout;
-	if (mask & QP_RETRY_CNT)
+	if (mask & XR_QP_RETRY_CNT)
 		to->retry_cnt = from->retry_cnt;
-	if (mask & QP_RNR_RETRY)
+	if (mask & XR_QP_RNR_RETRY)
 		to->rnr_retry = from->rnr_retry;
-	if (mask & QP_MIN_RNR_TIMER)
+	if (mask & XR_QP_MIN_RNR_TIMER)
 		to->min_rnr_timer = from->min_rnr_timer;
-	if (mask & QP_MAX_QP_RD_ATOMIC)
+	if (mask & XR_QP_MAX_QP_RD_ATOMIC)
 		to->max_rd_atomic = from->max_rd_atomic;
-	if (mask & QP_MAX_DEST_RD_ATOMIC)
+	if (mask & XR_QP_MAX_DEST_RD_ATOMIC)
 		to->max_dest_rd_atomic = from->max_dest_rd_atomic;
-	if (mask & QP_AV) {
+	if (mask & XR_QP_AV) {
 		memcpy(to->dgid, from->dgid, sizeof(to->dgid));
 		to->sgid_index = from->sgid_index;
 		to->hop_limit = from->hop_limit;
@@ -730,46 +701,46 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	if (!qp)
 		return -EINVAL;
 	mask = req.attr_mask;
-	if (mask & ~QP_LEGACY_MASK)
+	if (mask & ~XR_QP_LEGACY_MASK)
 		return -EOPNOTSUPP;
-	if ((mask & QP_CUR_STATE) && req.cur_qp_state != qp->state)
+	if ((mask & XR_QP_CUR_STATE) && req.cur_qp_state != qp->state)
 		return -EINVAL;
-	next = mask & QP_STATE ? req.qp_state : qp->state;
+	next = mask & XR_QP_STATE ? req.qp_state : qp->state;
 	if (!xr_modify_qp_is_ok(qp->state, next, mask))
 		return -EINVAL;
 
 	/* Values of the attributes present, as the device expects them. */
-	if ((mask & QP_PORT) && req.port_num != 1)
+	if ((mask & XR_QP_PORT) && req.port_num != 1)
 		return -EINVAL;
-	if ((mask & QP_PKEY_INDEX) && req.pkey_index != 0)
+	if ((mask & XR_QP_PKEY_INDEX) && req.pkey_index != 0)
 		return -EINVAL;
-	if ((mask & QP_ACCESS_FLAGS) &&
+	if ((mask & XR_QP_ACCESS_FLAGS) &&
 	    (req.qp_access_flags & ~(IB_UVERBS_ACCESS_REMOTE_WRITE |
 				     IB_UVERBS_ACCESS_REMOTE_READ |
 				     IB_UVERBS_ACCESS_REMOTE_ATOMIC |
 				     IB_UVERBS_ACCESS_LOCAL_WRITE)))
 		return -EINVAL;
-	if ((mask & QP_PATH_MTU) && (req.path_mtu < 1 || req.path_mtu > 5))
+	if ((mask & XR_QP_PATH_MTU) && (req.path_mtu < 1 || req.path_mtu > 5))
 		return -EINVAL;
-	if ((mask & QP_MAX_QP_RD_ATOMIC) &&
+	if ((mask & XR_QP_MAX_QP_RD_ATOMIC) &&
 	    req.max_rd_atomic > XR_MAX_RD_ATOMIC)
 		return -EINVAL;
-	if ((mask & QP_MAX_DEST_RD_ATOMIC) &&
+	if ((mask & XR_QP_MAX_DEST_RD_ATOMIC) &&
 	    req.max_dest_rd_atomic > XR_MAX_RD_ATOMIC)
 		return -EINVAL;
-	if ((mask & QP_AV) &&
+	if ((mask & XR_QP_AV) &&
 	    (!req.dest.is_global || req.dest.port_num > 1))
 		return -EINVAL;	/* RoCE needs a GRH */
 	/* A field whose bit is not in the mask is ignored, whatever it holds. */
-	if ((mask & QP_TIMEOUT) && req.timeout > 31)
+	if ((mask & XR_QP_TIMEOUT) && req.timeout > 31)
 		return -EINVAL;
-	if ((mask & QP_MIN_RNR_TIMER) && req.min_rnr_timer > 31)
+	if ((mask & XR_QP_MIN_RNR_TIMER) && req.min_rnr_timer > 31)
 		return -EINVAL;
-	if ((mask & QP_RETRY_CNT) && req.retry_cnt > 7)
+	if ((mask & XR_QP_RETRY_CNT) && req.retry_cnt > 7)
 		return -EINVAL;
-	if ((mask & QP_RNR_RETRY) && req.rnr_retry > 7)
+	if ((mask & XR_QP_RNR_RETRY) && req.rnr_retry > 7)
 		return -EINVAL;
-	if ((mask & QP_DEST_QPN) && req.dest_qp_num > 0xffffff)
+	if ((mask & XR_QP_DEST_QPN) && req.dest_qp_num > 0xffffff)
 		return -EINVAL;
 
 	attr.qp_state = next;
@@ -790,7 +761,7 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	attr.hop_limit = req.dest.hop_limit;
 	attr.traffic_class = req.dest.traffic_class;
 
-	ret = xdev->ops->modify_qp(xdev, qp, &attr, mask & ~QP_CUR_STATE);
+	ret = xdev->ops->modify_qp(xdev, qp, &attr, mask & ~XR_QP_CUR_STATE);
 	if (ret)
 		return ret;
 	/* Under the lock that RDMA netlink reads QPs with (restrack.c). */

@@ -95,8 +95,9 @@ struct xrnic_ceq {
  *	(outside the admin lock)
  * @debugfs: the device's debugfs directory
  * @ceqs: completion event queues of vectors 1 .. @num_vectors - 1
- * @cqs: cqn -> struct xr_cq, for completion events; its lock keeps a CQ
- *	alive while an event is reported on it
+ * @cqs: cqn -> struct xr_cq, for events; its lock keeps a CQ alive while
+ *	an event is reported on it
+ * @qps: qpn -> struct xr_qp, for async events; the same for QPs
  * @db_page: bus address of the doorbell page user space maps, or 0
  * @held_lock: protects @held and @dma_unsafe
  * @held: memory the device was given and may still use (xrnic_dma.c)
@@ -116,6 +117,7 @@ struct xrnic_dev {
 	struct dentry *debugfs;
 	struct xrnic_ceq ceqs[XRNIC_MAX_VECTORS];
 	struct xarray cqs;
+	struct xarray qps;
 	phys_addr_t db_page;
 	struct mutex held_lock;	/* protects held and dma_unsafe */
 	struct list_head held;

@@ -122,23 +122,26 @@ void xrnic_mark_dead(struct xrnic_dev *xn, const char *why)
 	schedule_work(&xn->fatal_work);
 }
 
+/*
+ * The errno of each admin status.  -EIO is not among them: the core reads
+ * it as "the device is gone".  An unknown status is the device's fault.
+ */
+static const int xrnic_status_errno[] = {
+	[XRNIC_STATUS_OK]		= 0,
+	[XRNIC_STATUS_BAD_OPCODE]	= -EOPNOTSUPP,
+	[XRNIC_STATUS_MALFORMED]	= -EINVAL,
+	[XRNIC_STATUS_BAD_PARAM]	= -EINVAL,
+	[XRNIC_STATUS_BAD_ADDRESS]	= -EFAULT,
+	[XRNIC_STATUS_NO_RESOURCES]	= -ENOMEM,
+	[XRNIC_STATUS_BUSY]		= -EBUSY,
+	[XRNIC_STATUS_BAD_STATE]	= -EINVAL,
+	[XRNIC_STATUS_NOT_FOUND]	= -ENOENT,
+};
+
 static int xrnic_status_to_errno(u8 status)
 {
-	switch (status) {
-	case XRNIC_STATUS_OK:
-		return 0;
-	case XRNIC_STATUS_BAD_OPCODE:
-		return -EOPNOTSUPP;
-	case XRNIC_STATUS_MALFORMED:
-	case XRNIC_STATUS_BAD_PARAM:
-		return -EINVAL;
-	case XRNIC_STATUS_BAD_ADDRESS:
-		return -EFAULT;
-	case XRNIC_STATUS_NO_RESOURCES:
-		return -ENOMEM;
-	default:
-		return -EIO;
-	}
+	return status < ARRAY_SIZE(xrnic_status_errno) ?
+	       xrnic_status_errno[status] : -EPROTO;
 }
 
 /* The completion at the consumer index, if the device has written it. */

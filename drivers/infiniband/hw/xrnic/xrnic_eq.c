@@ -11,10 +11,24 @@
 
 #define XRNIC_AENQ_MASK	(XRNIC_AENQ_DEPTH - 1)
 
+/* Tell a QP's owner; an event for a QP that is gone is dropped. */
+static void xrnic_qp_event(struct xrnic_dev *xn, u32 qpn,
+			   enum xr_obj_event event)
+{
+	struct xr_qp *qp;
+
+	xa_lock(&xn->qps);
+	qp = xa_load(&xn->qps, qpn);
+	if (qp)
+		xr_qp_async_event(qp, event);
+	xa_unlock(&xn->qps);
+}
+
 static void xrnic_aenq_handle(struct xrnic_dev *xn,
 			      const struct xrnic_aenq_entry *e)
 {
 	u32 param = le32_to_cpu(e->param);
+	struct xr_cq *cq;
 
 	switch (le16_to_cpu(e->event)) {
 	case XRNIC_EVENT_PORT_ACTIVE:
@@ -35,6 +49,19 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 		dev_err(&xn->pdev->dev, "fatal device error, reason %u\n",
 			param);
 		xrnic_mark_dead(xn, "fatal error event");
+		break;
+	case XRNIC_EVENT_QP_FATAL:
+	case XRNIC_EVENT_QP_ACCESS:
+		xrnic_qp_event(xn, param, le16_to_cpu(e->event) ==
+			       XRNIC_EVENT_QP_FATAL ? XR_EVENT_QP_FATAL :
+						      XR_EVENT_QP_ACCESS_ERR);
+		break;
+	case XRNIC_EVENT_CQ_ERR:
+		xa_lock(&xn->cqs);
+		cq = xa_load(&xn->cqs, param);
+		if (cq)
+			xr_cq_async_event(cq, XR_EVENT_CQ_ERR);
+		xa_unlock(&xn->cqs);
 		break;
 	default:
 		dev_warn_ratelimited(&xn->pdev->dev,

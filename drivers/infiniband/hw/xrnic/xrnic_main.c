@@ -211,6 +211,7 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&xn->held_lock);
 	INIT_LIST_HEAD(&xn->held);
 	xa_init(&xn->cqs);
+	xa_init(&xn->qps);
 	pci_set_drvdata(pdev, xn);
 
 	ret = pci_enable_device_mem(pdev);

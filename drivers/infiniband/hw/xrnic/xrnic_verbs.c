@@ -3,9 +3,39 @@
 #include <linux/dma-mapping.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/xrnic-abi.h>
 
 #include "xrnic.h"
+
+/* The device's encodings are the verbs values the core passes (xr_core.h). */
+#define XRNIC_SAME(hw, verbs)	static_assert((int)(hw) == (int)(verbs))
+XRNIC_SAME(XRNIC_QP_STATE, XR_QP_STATE);
+XRNIC_SAME(XRNIC_QP_ACCESS_FLAGS, XR_QP_ACCESS_FLAGS);
+XRNIC_SAME(XRNIC_QP_PKEY_INDEX, XR_QP_PKEY_INDEX);
+XRNIC_SAME(XRNIC_QP_PORT, XR_QP_PORT);
+XRNIC_SAME(XRNIC_QP_AV, XR_QP_AV);
+XRNIC_SAME(XRNIC_QP_PATH_MTU, XR_QP_PATH_MTU);
+XRNIC_SAME(XRNIC_QP_TIMEOUT, XR_QP_TIMEOUT);
+XRNIC_SAME(XRNIC_QP_RETRY_CNT, XR_QP_RETRY_CNT);
+XRNIC_SAME(XRNIC_QP_RNR_RETRY, XR_QP_RNR_RETRY);
+XRNIC_SAME(XRNIC_QP_RQ_PSN, XR_QP_RQ_PSN);
+XRNIC_SAME(XRNIC_QP_MAX_QP_RD_ATOMIC, XR_QP_MAX_QP_RD_ATOMIC);
+XRNIC_SAME(XRNIC_QP_MIN_RNR_TIMER, XR_QP_MIN_RNR_TIMER);
+XRNIC_SAME(XRNIC_QP_SQ_PSN, XR_QP_SQ_PSN);
+XRNIC_SAME(XRNIC_QP_MAX_DEST_RD_ATOMIC, XR_QP_MAX_DEST_RD_ATOMIC);
+XRNIC_SAME(XRNIC_QP_DEST_QPN, XR_QP_DEST_QPN);
+XRNIC_SAME(XRNIC_QPS_RESET, XR_QPS_RESET);
+XRNIC_SAME(XRNIC_QPS_INIT, XR_QPS_INIT);
+XRNIC_SAME(XRNIC_QPS_RTR, XR_QPS_RTR);
+XRNIC_SAME(XRNIC_QPS_RTS, XR_QPS_RTS);
+XRNIC_SAME(XRNIC_QPS_SQD, XR_QPS_SQD);
+XRNIC_SAME(XRNIC_QPS_SQE, XR_QPS_SQE);
+XRNIC_SAME(XRNIC_QPS_ERR, XR_QPS_ERR);
+XRNIC_SAME(XRNIC_ACCESS_LOCAL_WRITE, IB_UVERBS_ACCESS_LOCAL_WRITE);
+XRNIC_SAME(XRNIC_ACCESS_REMOTE_WRITE, IB_UVERBS_ACCESS_REMOTE_WRITE);
+XRNIC_SAME(XRNIC_ACCESS_REMOTE_READ, IB_UVERBS_ACCESS_REMOTE_READ);
+XRNIC_SAME(XRNIC_ACCESS_REMOTE_ATOMIC, IB_UVERBS_ACCESS_REMOTE_ATOMIC);
 
 static int xrnic_query_device(struct xr_device *xdev,
 			      struct xr_device_attr *attr)
@@ -331,6 +361,9 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
 	if (ret)
 		goto err_destroy;
+	ret = xa_insert(&xn->qps, qp->qpn, qp, GFP_KERNEL);
+	if (ret)
+		goto err_destroy;
 	qp->priv = xqp;
 	return 0;
 
@@ -351,6 +384,8 @@ static int xrnic_destroy_qp(struct xr_device *xdev, struct xr_qp *qp)
 	struct xrnic_qp *xqp = qp->priv;
 	int ret;
 
+	/* Under the lock: an async event being reported ends first. */
+	xa_erase(&xn->qps, qp->qpn);
 	ret = xrnic_cmd_destroy_qp(xn, qp->qpn);
 	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
 	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq);

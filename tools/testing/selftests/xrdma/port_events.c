@@ -57,7 +57,7 @@ TEST(link_down_and_up_reach_every_context)
 	ASSERT_LE(0, fd);
 	fd2 = xv_open_context(&afd2);
 	ASSERT_LE(0, fd2);
-	ASSERT_LE(0, xr_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
+	ASSERT_LE(0, xt_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
 				  sizeof(buf)));
 	ASSERT_STREQ("4: ACTIVE", buf);
 
@@ -66,23 +66,23 @@ TEST(link_down_and_up_reach_every_context)
 	EXPECT_EQ(1, ev.element);
 	ASSERT_EQ(sizeof(ev), read(afd2, &ev, sizeof(ev)));
 	EXPECT_EQ(IB_EVENT_PORT_ERR, ev.event_type);
-	ASSERT_LE(0, xr_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
+	ASSERT_LE(0, xt_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
 				  sizeof(buf)));
 	EXPECT_STREQ("1: DOWN", buf);
-	ASSERT_LE(0, xr_read_file(XRDMA_SYS_DEV "/ports/1/phys_state", buf,
+	ASSERT_LE(0, xt_read_file(XRDMA_SYS_DEV "/ports/1/phys_state", buf,
 				  sizeof(buf)));
 	EXPECT_STREQ("2: Polling", buf);
 	ASSERT_EQ(0, xv_query_port(fd, 1, &port));
 	EXPECT_EQ(1, port.state);
 	EXPECT_TRUE(rdma_link_says("state DOWN physical_state POLLING"));
-	EXPECT_TRUE(xr_dmesg_contains("port 1 down"));
+	EXPECT_TRUE(xt_dmesg_contains("port 1 down"));
 
 	ASSERT_EQ(0, request_and_read_event(afd, "link-up", &ev));
 	EXPECT_EQ(IB_EVENT_PORT_ACTIVE, ev.event_type);
 	EXPECT_EQ(1, ev.element);
 	ASSERT_EQ(sizeof(ev), read(afd2, &ev, sizeof(ev)));
 	EXPECT_EQ(IB_EVENT_PORT_ACTIVE, ev.event_type);
-	ASSERT_LE(0, xr_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
+	ASSERT_LE(0, xt_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
 				  sizeof(buf)));
 	EXPECT_STREQ("4: ACTIVE", buf);
 	EXPECT_TRUE(rdma_link_says("state ACTIVE physical_state LINK_UP"));

@@ -115,7 +115,7 @@ TEST(link_show)
 	EXPECT_OUTPUT("rdma link", "link xrnic0/1 state ACTIVE physical_state LINK_UP");
 	EXPECT_OUTPUT("rdma link show xrnic0/1",
 		      "link xrnic0/1 state ACTIVE physical_state LINK_UP");
-	EXPECT_NE(0, xr_run("rdma link show xrnic0/2 2>/dev/null"));
+	EXPECT_NE(0, xt_run("rdma link show xrnic0/2 2>/dev/null"));
 }
 
 TEST(sys_show)
@@ -157,7 +157,7 @@ TEST(statistic_show)
 	EXPECT_LT(first, second);
 	EXPECT_OUTPUT("rdma statistic show link xrnic0/1", "admin_commands ");
 	/* No per-QP counters: an empty list, and mode "auto off". */
-	EXPECT_EQ(0, xr_run("rdma statistic qp show"));
+	EXPECT_EQ(0, xt_run("rdma statistic qp show"));
 	EXPECT_OUTPUT("rdma statistic qp mode", "qp auto off");
 }
 
@@ -177,23 +177,23 @@ TEST(res_summary_when_idle)
 
 TEST(dev_rename)
 {
-	ASSERT_EQ(0, xr_run("rdma dev set xrnic0 name xrtest"));
-	EXPECT_TRUE(xr_exists("/sys/class/infiniband/xrtest"));
-	EXPECT_FALSE(xr_exists("/sys/class/infiniband/xrnic0"));
+	ASSERT_EQ(0, xt_run("rdma dev set xrnic0 name xrtest"));
+	EXPECT_TRUE(xt_exists("/sys/class/infiniband/xrtest"));
+	EXPECT_FALSE(xt_exists("/sys/class/infiniband/xrnic0"));
 	EXPECT_OUTPUT("rdma dev", "xrtest: node_type ca");
 	EXPECT_OUTPUT("rdma link", "link xrtest/1 state ACTIVE");
 	/* The same name again is not an error (as in Linux). */
-	EXPECT_EQ(0, xr_run("rdma dev set xrtest name xrtest"));
+	EXPECT_EQ(0, xt_run("rdma dev set xrtest name xrtest"));
 	/* Names sysfs cannot hold, or that are too long, are refused. */
-	EXPECT_NE(0, xr_run("rdma dev set xrtest name a/b 2>/dev/null"));
-	EXPECT_NE(0, xr_run("rdma dev set xrtest name 'a b' 2>/dev/null"));
-	EXPECT_NE(0, xr_run("rdma dev set xrtest name "
+	EXPECT_NE(0, xt_run("rdma dev set xrtest name a/b 2>/dev/null"));
+	EXPECT_NE(0, xt_run("rdma dev set xrtest name 'a b' 2>/dev/null"));
+	EXPECT_NE(0, xt_run("rdma dev set xrtest name "
 			    "x123456789012345678901234567890123456789012345678901234567890123"
 			    " 2>/dev/null"));
-	EXPECT_TRUE(xr_exists("/sys/class/infiniband/xrtest"));
-	ASSERT_EQ(0, xr_run("rdma dev set xrtest name xrnic0"));
-	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
-	EXPECT_FALSE(xr_exists("/sys/class/infiniband/xrtest"));
+	EXPECT_TRUE(xt_exists("/sys/class/infiniband/xrtest"));
+	ASSERT_EQ(0, xt_run("rdma dev set xrtest name xrnic0"));
+	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
+	EXPECT_FALSE(xt_exists("/sys/class/infiniband/xrtest"));
 	EXPECT_OUTPUT("rdma dev", "xrnic0: node_type ca");
 }
 
@@ -203,7 +203,7 @@ TEST(libibverbs_discovery)
 	char *o;
 	int st;
 
-	if (xr_run("command -v ibv_devices >/dev/null"))
+	if (xt_run("command -v ibv_devices >/dev/null"))
 		SKIP(return, "ibv_devices is not in this VM image");
 	o = run_out("IBV_SHOW_WARNINGS=1 ibv_devices 2>&1", &st);
 	ASSERT_NE(NULL, o);
@@ -434,8 +434,8 @@ TEST(netlink_bad_requests)
 	nl_put_u32(&r, RDMA_NLDEV_ATTR_DEV_INDEX, idx);
 	nl_put(&r, RDMA_NLDEV_ATTR_DEV_DIM, &byte, 1);
 	EXPECT_EQ(-EOPNOTSUPP, nl_xfer(fd, &r, buf, sizeof(buf)));
-	EXPECT_NE(0, xr_run("rdma sys set netns exclusive 2>/dev/null"));
-	EXPECT_EQ(0, xr_run("rdma sys set netns shared"));
+	EXPECT_NE(0, xt_run("rdma sys set netns exclusive 2>/dev/null"));
+	EXPECT_EQ(0, xt_run("rdma sys set netns shared"));
 	close(fd);
 }
 
@@ -483,7 +483,7 @@ TEST(netlink_rename_needs_cap_net_admin)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
+	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
 }
 
 #define MANY_PDS	300
@@ -505,7 +505,7 @@ TEST(res_objects_show_up)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, mem);
 	ASSERT_EQ(0, xv_reg_mr(fd, pd, mem, 4096, (uintptr_t)mem,
-			       XV_ACCESS_LOCAL_WRITE, &mr_resp[0]));
+			       IB_UVERBS_ACCESS_LOCAL_WRITE, &mr_resp[0]));
 	ASSERT_EQ(0, xv_create_cq(fd, 16, -1, 0, &cq_resp, NULL));
 	ASSERT_EQ(0, xv_create_qp(fd, pd, cq_resp.cq_handle,
 				  cq_resp.cq_handle, 4, &qp_resp[0], NULL));
@@ -619,7 +619,7 @@ TEST(mr_keys_hidden_from_unprivileged_users)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, mem);
 	ASSERT_EQ(0, xv_reg_mr(fd, pd, mem, 4096, (uintptr_t)mem,
-			       XV_ACCESS_LOCAL_WRITE | XV_ACCESS_REMOTE_WRITE,
+			       IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE,
 			       &mr));
 	snprintf(want, sizeof(want), "rkey 0x%x", mr.rkey);
 	EXPECT_OUTPUT("rdma res show mr", want);
@@ -663,12 +663,12 @@ TEST(qp_attributes_show_in_rdma_res)
 /* Opening a NETLINK_RDMA socket loads xrdma_core (module alias). */
 TEST(netlink_autoloads_core)
 {
-	ASSERT_EQ(0, xr_run("modprobe -r xrnic xrdma_core"));
-	ASSERT_FALSE(xr_exists("/sys/module/xrdma_core"));
-	EXPECT_EQ(0, xr_run("rdma dev >/dev/null"));
-	EXPECT_TRUE(xr_exists("/sys/module/xrdma_core"));
-	ASSERT_EQ(0, xr_run("modprobe xrnic"));
-	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
+	ASSERT_EQ(0, xt_run("modprobe -r xrnic xrdma_core"));
+	ASSERT_FALSE(xt_exists("/sys/module/xrdma_core"));
+	EXPECT_EQ(0, xt_run("rdma dev >/dev/null"));
+	EXPECT_TRUE(xt_exists("/sys/module/xrdma_core"));
+	ASSERT_EQ(0, xt_run("modprobe xrnic"));
+	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
 	EXPECT_OUTPUT("rdma link", "link xrnic0/1 state ACTIVE");
 }
 

@@ -24,19 +24,19 @@ TEST(uverbs_device_files)
 	char buf[64], want[64];
 	struct stat st;
 
-	ASSERT_LE(0, xr_read_file("/sys/class/infiniband_verbs/abi_version",
+	ASSERT_LE(0, xt_read_file("/sys/class/infiniband_verbs/abi_version",
 				  buf, sizeof(buf)));
 	EXPECT_STREQ("6", buf);
-	ASSERT_LE(0, xr_read_file("/sys/class/infiniband_verbs/uverbs0/ibdev",
+	ASSERT_LE(0, xt_read_file("/sys/class/infiniband_verbs/uverbs0/ibdev",
 				  buf, sizeof(buf)));
 	EXPECT_STREQ("xrnic0", buf);
-	ASSERT_LE(0, xr_read_file("/sys/class/infiniband_verbs/uverbs0/abi_version",
+	ASSERT_LE(0, xt_read_file("/sys/class/infiniband_verbs/uverbs0/abi_version",
 				  buf, sizeof(buf)));
 	EXPECT_EQ(XRNIC_UVERBS_ABI_VERSION, atoi(buf));
 	ASSERT_EQ(0, stat(XV_DEV, &st));
 	EXPECT_TRUE(S_ISCHR(st.st_mode));
 	EXPECT_EQ(0666, st.st_mode & 0777);
-	ASSERT_LE(0, xr_read_file("/sys/class/infiniband_verbs/uverbs0/dev",
+	ASSERT_LE(0, xt_read_file("/sys/class/infiniband_verbs/uverbs0/dev",
 				  buf, sizeof(buf)));
 	snprintf(want, sizeof(want), "%u:%u", major(st.st_rdev),
 		 minor(st.st_rdev));
@@ -187,7 +187,7 @@ TEST(query_device_and_port_match_the_device)
 		 (unsigned int)(g >> 48) & 0xffff,
 		 (unsigned int)(g >> 32) & 0xffff,
 		 (unsigned int)(g >> 16) & 0xffff, (unsigned int)g & 0xffff);
-	ASSERT_LE(0, xr_read_file(XRDMA_SYS_DEV "/node_guid", want,
+	ASSERT_LE(0, xt_read_file(XRDMA_SYS_DEV "/node_guid", want,
 				  sizeof(want)));
 	EXPECT_STREQ(want, guid);
 	EXPECT_EQ(1, dev.phys_port_cnt);

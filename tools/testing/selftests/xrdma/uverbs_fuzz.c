@@ -169,8 +169,8 @@ TEST(random_commands_then_exit)
 	} else {
 		EXPECT_EQ(0, WEXITSTATUS(status));
 	}
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
-	EXPECT_EQ(0, xr_device_holds_only_pds(0));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xt_device_holds_only_pds(0));
 }
 
 TEST(random_commands_then_kill_9)
@@ -188,8 +188,8 @@ TEST(random_commands_then_kill_9)
 		ASSERT_EQ(0, kill(pid, SIGKILL));
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_TRUE(WIFSIGNALED(status));
-		EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
-		EXPECT_EQ(0, xr_device_holds_only_pds(0));
+		EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+		EXPECT_EQ(0, xt_device_holds_only_pds(0));
 	}
 }
 

@@ -49,7 +49,7 @@ static long event_files(void)
 {
 	char buf[32];
 
-	if (xr_read_file(EVENT_FILES, buf, sizeof(buf)) < 0)
+	if (xt_read_file(EVENT_FILES, buf, sizeof(buf)) < 0)
 		return -1;
 	return strtol(buf, NULL, 10);
 }
@@ -89,7 +89,7 @@ TEST(write_needs_the_openers_credentials)
 	EXPECT_EQ(0, in_child(alloc_pd_after_setuid, NULL));
 	/* The opener itself still works, and a refused write left nothing. */
 	EXPECT_EQ(0, xv_alloc_pd(fd, &pd));
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 1 "));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 1 "));
 	close(fd);
 }
 
@@ -118,15 +118,15 @@ TEST(another_files_close_leaves_my_ring_mapped)
 	ring = mmap(NULL, drv.ring_size, PROT_READ, MAP_SHARED, fd,
 		    drv.ring_mmap_key);
 	ASSERT_NE(MAP_FAILED, ring);
-	ASSERT_EQ(0, xr_touch(ring));
+	ASSERT_EQ(0, xt_touch(ring));
 
 	/* Another open of the device in this process, and in another. */
 	other = xv_open_context(NULL);
 	ASSERT_LE(0, other);
 	close(other);
-	EXPECT_EQ(0, xr_touch(ring));
+	EXPECT_EQ(0, xt_touch(ring));
 	EXPECT_EQ(0, in_child(open_and_close, NULL));
-	EXPECT_EQ(0, xr_touch(ring));
+	EXPECT_EQ(0, xt_touch(ring));
 
 	munmap(ring, drv.ring_size);
 	close(fd);
@@ -161,20 +161,20 @@ TEST(removal_zaps_moved_and_split_mappings)
 		       drv.ring_size - 2 * page, MREMAP_MAYMOVE | MREMAP_FIXED,
 		       dst);
 	ASSERT_EQ(dst, moved);
-	ASSERT_EQ(0, xr_touch(ring));
-	ASSERT_EQ(0, xr_touch(moved));
+	ASSERT_EQ(0, xt_touch(ring));
+	ASSERT_EQ(0, xt_touch(moved));
 
-	ASSERT_EQ(0, xr_run("modprobe -r xrnic"));
-	EXPECT_EQ(SIGBUS, xr_touch(ring));
-	EXPECT_EQ(SIGBUS, xr_touch(moved));
-	EXPECT_EQ(SIGBUS, xr_touch(moved + page));
+	ASSERT_EQ(0, xt_run("modprobe -r xrnic"));
+	EXPECT_EQ(SIGBUS, xt_touch(ring));
+	EXPECT_EQ(SIGBUS, xt_touch(moved));
+	EXPECT_EQ(SIGBUS, xt_touch(moved + page));
 	EXPECT_EQ(-EIO, xv_destroy_cq(fd, cq.cq_handle, NULL));
 
 	munmap(ring, page);
 	munmap(moved, drv.ring_size - 2 * page);
 	close(fd);
-	ASSERT_EQ(0, xr_run("modprobe xrnic"));
-	ASSERT_TRUE(xr_exists(XRDMA_SYS_DEV));
+	ASSERT_EQ(0, xt_run("modprobe xrnic"));
+	ASSERT_TRUE(xt_exists(XRDMA_SYS_DEV));
 }
 
 /* ------------------------------------------------ completion channels */
@@ -231,7 +231,7 @@ TEST(completion_channel_of_another_file_is_refused)
 	EXPECT_EQ(-EBADF, xv_create_cq(b, 8, ch, 0, &cq, NULL));
 	EXPECT_EQ(-EBADF, xv_create_cq(b, 8, b, 0, &cq, NULL));
 	EXPECT_EQ(-EBADF, xv_create_cq(b, 8, 1000, 0, &cq, NULL));
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 "));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 "));
 	/* Its own file may use it. */
 	EXPECT_EQ(0, xv_create_cq(a, 8, ch, 0, &cq, NULL));
 	EXPECT_EQ(0, xv_destroy_cq(a, cq.cq_handle, NULL));
@@ -279,7 +279,7 @@ TEST(one_user_gets_a_share_of_the_device)
 	fd = xv_open_context(NULL);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, xv_query_device(fd, &dev));
-	ASSERT_LT(0, xr_read_file(USER_SHARE, buf, sizeof(buf)));
+	ASSERT_LT(0, xt_read_file(USER_SHARE, buf, sizeof(buf)));
 	share = atoi(buf);
 	ASSERT_LT(0, share);
 	ASSERT_GT(100, share);
@@ -313,7 +313,7 @@ TEST(one_user_gets_a_share_of_the_device)
 	close(pipefd[0]);
 	close(pipefd[1]);
 	close(fd);
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 }
 
 /* ------------------------------------- a stuck command stalls nobody */
@@ -333,7 +333,7 @@ static void *reg_mr_thread(void *arg)
 		.response = (uintptr_t)r->answer,
 		.start = (uintptr_t)r->mem, .length = 4096,
 		.hca_va = (uintptr_t)r->mem, .pd_handle = r->pd,
-		.access_flags = XV_ACCESS_LOCAL_WRITE,
+		.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE,
 	};
 
 	r->ret = xv_cmd(r->fd, IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req),
@@ -394,9 +394,9 @@ TEST(stuck_command_stalls_nobody)
 	ASSERT_EQ(1, poll(&p, 1, 20000));
 
 	/* Everything else goes on (the bounds only catch a hang). */
-	EXPECT_EQ(0, xr_run("timeout -s KILL 20 rdma res show mr >/dev/null"));
-	EXPECT_EQ(0, xr_run("timeout -s KILL 20 rdma res show pd >/dev/null"));
-	EXPECT_EQ(0, xr_run("timeout -s KILL 20 rdma res >/dev/null"));
+	EXPECT_EQ(0, xt_run("timeout -s KILL 20 rdma res show mr >/dev/null"));
+	EXPECT_EQ(0, xt_run("timeout -s KILL 20 rdma res show pd >/dev/null"));
+	EXPECT_EQ(0, xt_run("timeout -s KILL 20 rdma res >/dev/null"));
 	EXPECT_EQ(0, in_child(open_and_close, NULL));
 	printf("XRDMA-HOST: link-down\n");
 	fflush(stdout);
@@ -411,13 +411,13 @@ TEST(stuck_command_stalls_nobody)
 	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	EXPECT_EQ(0, r.ret);
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 1 cq 0 qp 0 cm_id 0 mr 1 "));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 1 cq 0 qp 0 cm_id 0 mr 1 "));
 	close(other);
 	close(afd);
 	close(r.fd);
 	close(uffd);
 	munmap(r.answer, len);
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 }
 
 TEST_HARNESS_MAIN

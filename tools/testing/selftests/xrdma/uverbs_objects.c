@@ -61,11 +61,11 @@ TEST_F(ctx, mr_keys_and_pinning)
 	ASSERT_LE(0, pinned0);
 	/* Inline page list (one page) and chained (256 pages). */
 	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, buf + 100, 200,
-			       (uintptr_t)buf + 100, XV_ACCESS_LOCAL_WRITE,
+			       (uintptr_t)buf + 100, IB_UVERBS_ACCESS_LOCAL_WRITE,
 			       &mr1));
 	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, buf, MiB, (uintptr_t)buf,
-			       XV_ACCESS_LOCAL_WRITE | XV_ACCESS_REMOTE_WRITE |
-			       XV_ACCESS_REMOTE_READ, &mr2));
+			       IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE |
+			       IB_UVERBS_ACCESS_REMOTE_READ, &mr2));
 	EXPECT_EQ(pinned0 + 4 + 1024, xv_vm_pinned_kb());
 	EXPECT_EQ(mr1.lkey, mr1.rkey);
 	EXPECT_NE(mr1.lkey >> 8, mr2.lkey >> 8);
@@ -107,9 +107,9 @@ TEST_F(ctx, mr_bad_arguments)
 
 	/* Remote write or atomic needs local write. */
 	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, self->pd, page, 4096, p,
-				     XV_ACCESS_REMOTE_WRITE, &mr));
+				     IB_UVERBS_ACCESS_REMOTE_WRITE, &mr));
 	EXPECT_EQ(-EINVAL, xv_reg_mr(self->fd, self->pd, page, 4096, p,
-				     XV_ACCESS_REMOTE_ATOMIC, &mr));
+				     IB_UVERBS_ACCESS_REMOTE_ATOMIC, &mr));
 	/* Unknown access bits (on-demand paging and the like). */
 	EXPECT_EQ(-EOPNOTSUPP, xv_reg_mr(self->fd, self->pd, page, 4096, p,
 					 1 << 12, &mr));
@@ -187,7 +187,7 @@ TEST_F(ctx, mr_of_one_gib)
 					   PROT_WRITE, MAP_SHARED | MAP_FIXED,
 					   mfd, 0));
 	ASSERT_EQ(0, xv_reg_mr(self->fd, self->pd, base, total,
-			       (uintptr_t)base, XV_ACCESS_LOCAL_WRITE, &mr));
+			       (uintptr_t)base, IB_UVERBS_ACCESS_LOCAL_WRITE, &mr));
 	EXPECT_EQ(pinned0 + (long)(total / 1024), xv_vm_pinned_kb());
 	ASSERT_EQ(0, xv_dereg_mr(self->fd, mr.mr_handle));
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
@@ -251,19 +251,19 @@ TEST_F(ctx, modify_qp_ignores_fields_not_in_the_mask)
 				  cq.cq_handle, 4, &qp, NULL));
 	memset(&m, 0xff, sizeof(m));
 	m.qp_handle = qp.qp_handle;
-	m.attr_mask = XV_QP_STATE | XV_QP_PKEY_INDEX | XV_QP_PORT |
-		      XV_QP_ACCESS_FLAGS;
-	m.qp_state = XV_QPS_INIT;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+		      IBV_QP_ACCESS_FLAGS;
+	m.qp_state = IBV_QPS_INIT;
 	m.pkey_index = 0;
 	m.port_num = 1;
-	m.qp_access_flags = XV_ACCESS_REMOTE_WRITE;
+	m.qp_access_flags = IB_UVERBS_ACCESS_REMOTE_WRITE;
 	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
 	memset(&m, 0xff, sizeof(m));
 	m.qp_handle = qp.qp_handle;
-	m.attr_mask = XV_QP_STATE | XV_QP_AV | XV_QP_PATH_MTU |
-		      XV_QP_DEST_QPN | XV_QP_RQ_PSN |
-		      XV_QP_MAX_DEST_RD_ATOMIC | XV_QP_MIN_RNR_TIMER;
-	m.qp_state = XV_QPS_RTR;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+		      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+		      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	m.qp_state = IBV_QPS_RTR;
 	memset(&m.dest, 0, sizeof(m.dest));
 	m.dest.is_global = 1;
 	m.dest.port_num = 1;
@@ -275,9 +275,9 @@ TEST_F(ctx, modify_qp_ignores_fields_not_in_the_mask)
 	m.min_rnr_timer = 12;
 	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
 	/* The same garbage is refused once its bit is in the mask. */
-	m.attr_mask = XV_QP_STATE | XV_QP_TIMEOUT | XV_QP_RETRY_CNT |
-		      XV_QP_RNR_RETRY | XV_QP_SQ_PSN | XV_QP_MAX_QP_RD_ATOMIC;
-	m.qp_state = XV_QPS_RTS;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+		      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
+	m.qp_state = IBV_QPS_RTS;
 	m.retry_cnt = 7;
 	m.rnr_retry = 7;
 	m.max_rd_atomic = 1;
@@ -313,25 +313,25 @@ TEST_F(ctx, qp_state_machine)
 	/* RESET -> RTR skips INIT: refused. */
 	memset(&m, 0, sizeof(m));
 	m.qp_handle = qp.qp_handle;
-	m.attr_mask = XV_QP_STATE;
-	m.qp_state = XV_QPS_RTR;
+	m.attr_mask = IBV_QP_STATE;
+	m.qp_state = IBV_QPS_RTR;
 	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
 	/* RESET -> INIT without its required attributes: refused. */
-	m.qp_state = XV_QPS_INIT;
+	m.qp_state = IBV_QPS_INIT;
 	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
 	/* ... with an attribute that transition does not take: refused. */
-	m.attr_mask = XV_QP_STATE | XV_QP_PKEY_INDEX | XV_QP_PORT |
-		      XV_QP_ACCESS_FLAGS | XV_QP_SQ_PSN;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+		      IBV_QP_ACCESS_FLAGS | IBV_QP_SQ_PSN;
 	m.port_num = 1;
 	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
 	/* ... with a bad port: refused. */
-	m.attr_mask &= ~XV_QP_SQ_PSN;
+	m.attr_mask &= ~IBV_QP_SQ_PSN;
 	m.port_num = 2;
 	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
 
 	ASSERT_EQ(0, xv_qp_to_rts(self->fd, qp.qp_handle, qp.qpn));
 	ASSERT_EQ(0, xv_query_qp(self->fd, qp.qp_handle, &q));
-	EXPECT_EQ(XV_QPS_RTS, q.qp_state);
+	EXPECT_EQ(IBV_QPS_RTS, q.qp_state);
 	EXPECT_EQ(qp.qpn, q.dest_qp_num);
 	EXPECT_EQ(0x1234, q.rq_psn);
 	EXPECT_EQ(0x5678, q.sq_psn);
@@ -341,16 +341,16 @@ TEST_F(ctx, qp_state_machine)
 	/* RTS -> INIT is not a transition. */
 	memset(&m, 0, sizeof(m));
 	m.qp_handle = qp.qp_handle;
-	m.attr_mask = XV_QP_STATE;
-	m.qp_state = XV_QPS_INIT;
+	m.attr_mask = IBV_QP_STATE;
+	m.qp_state = IBV_QPS_INIT;
 	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
 	/* Any state -> ERR -> RESET. */
-	m.qp_state = XV_QPS_ERR;
+	m.qp_state = IBV_QPS_ERR;
 	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
-	m.qp_state = XV_QPS_RESET;
+	m.qp_state = IBV_QPS_RESET;
 	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
 	ASSERT_EQ(0, xv_query_qp(self->fd, qp.qp_handle, &q));
-	EXPECT_EQ(XV_QPS_RESET, q.qp_state);
+	EXPECT_EQ(IBV_QPS_RESET, q.qp_state);
 
 	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
 	EXPECT_EQ(-EINVAL, xv_destroy_qp(self->fd, qp.qp_handle));
@@ -382,7 +382,7 @@ static void leave_objects(struct __test_metadata *_metadata, int fd,
 	struct ib_uverbs_reg_mr_resp mr;
 
 	ASSERT_EQ(0, xv_reg_mr(fd, pd, buf, MiB, (uintptr_t)buf,
-			       XV_ACCESS_LOCAL_WRITE, &mr));
+			       IB_UVERBS_ACCESS_LOCAL_WRITE, &mr));
 	ASSERT_EQ(0, xv_create_cq(fd, 16, -1, 0, &cq, NULL));
 	ASSERT_EQ(0, xv_create_qp(fd, pd, cq.cq_handle, cq.cq_handle, 4, &qp,
 				  NULL));
@@ -400,8 +400,8 @@ TEST_F(ctx, close_releases_everything)
 	close(self->fd);
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
 	/* The core and the device hold nothing of it any more. */
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
-	EXPECT_EQ(0, xr_device_holds_only_pds(0));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xt_device_holds_only_pds(0));
 	self->fd = xv_open_context(NULL);
 	ASSERT_LE(0, self->fd);
 	munmap(buf, MiB);
@@ -435,8 +435,8 @@ TEST_F(ctx, kill_9_releases_everything)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status));
 	/* Nothing of the child is left: only this test's own context and PD. */
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 1 "));
-	EXPECT_EQ(0, xr_device_holds_only_pds(1));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 1 cq 0 qp 0 cm_id 0 mr 0 ctx 1 "));
+	EXPECT_EQ(0, xt_device_holds_only_pds(1));
 	close(pipefd[0]);
 	close(pipefd[1]);
 }
@@ -472,8 +472,8 @@ TEST(kill_9_during_registration)
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("child exited %d",
 							 WEXITSTATUS(status));
-		EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
-		EXPECT_EQ(0, xr_device_holds_only_pds(0));
+		EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+		EXPECT_EQ(0, xt_device_holds_only_pds(0));
 	}
 }
 

@@ -34,7 +34,7 @@ static int busy_context(void)
 
 	if (fd < 0 || xv_alloc_pd(fd, &pd) ||
 	    xv_reg_mr(fd, pd, page, sizeof(page), (uintptr_t)page,
-		      XV_ACCESS_LOCAL_WRITE, &mr) ||
+		      IB_UVERBS_ACCESS_LOCAL_WRITE, &mr) ||
 	    xv_create_cq(fd, 64, -1, 0, &cq, &drv) ||
 	    xv_create_qp(fd, pd, cq.cq_handle, cq.cq_handle, 8, &qp, NULL) ||
 	    xv_qp_to_rts(fd, qp.qp_handle, qp.qpn))
@@ -56,7 +56,7 @@ TEST(close_and_kill_while_rdma_res_runs)
 	ASSERT_LE(0, reader);
 	if (!reader) {
 		for (i = 0; i < RES_LOOPS; i++)
-			if (xr_run("rdma res show qp >/dev/null && rdma res show mr >/dev/null && rdma res show cq >/dev/null && rdma res >/dev/null"))
+			if (xt_run("rdma res show qp >/dev/null && rdma res show mr >/dev/null && rdma res show cq >/dev/null && rdma res >/dev/null"))
 				_exit(1);
 		_exit(0);
 	}
@@ -92,8 +92,8 @@ TEST(close_and_kill_while_rdma_res_runs)
 	}
 	ASSERT_EQ(reader, waitpid(reader, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
-	EXPECT_EQ(0, xr_device_holds_only_pds(0));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xt_device_holds_only_pds(0));
 }
 
 /*
@@ -111,9 +111,9 @@ TEST(unbind_while_the_device_hangs)
 	int fd, child_fd, i, status;
 	pid_t pid;
 
-	ASSERT_LT(0, xr_read_file(TIMEOUT_PARAM, old, sizeof(old)));
-	ASSERT_EQ(0, xr_write_file(TIMEOUT_PARAM, "300"));
-	ASSERT_EQ(0, xr_dmesg_clear());
+	ASSERT_LT(0, xt_read_file(TIMEOUT_PARAM, old, sizeof(old)));
+	ASSERT_EQ(0, xt_write_file(TIMEOUT_PARAM, "300"));
+	ASSERT_EQ(0, xt_dmesg_clear());
 	child_fd = busy_context();
 	ASSERT_LE(0, child_fd);
 	fd = xv_open_context(NULL);
@@ -126,22 +126,22 @@ TEST(unbind_while_the_device_hangs)
 	printf("XRDMA-HOST: stop-device\n");
 	fflush(stdout);
 	sleep(3);	/* ordering only: the runner acts within milliseconds */
-	EXPECT_EQ(0, xr_run("modprobe -r xrnic"));
-	EXPECT_FALSE(xr_exists(XRDMA_SYS_DEV));
-	EXPECT_TRUE(xr_dmesg_contains("device marked dead"));
-	EXPECT_TRUE(xr_dmesg_contains("did not complete a reset"));
+	EXPECT_EQ(0, xt_run("modprobe -r xrnic"));
+	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV));
+	EXPECT_TRUE(xt_dmesg_contains("device marked dead"));
+	EXPECT_TRUE(xt_dmesg_contains("did not complete a reset"));
 	EXPECT_EQ(-EIO, xv_destroy_cq(fd, cq.cq_handle, NULL));
 
 	printf("XRDMA-HOST: cont-device\n");
 	fflush(stdout);
 	/* Bounded: the device resumes when the runner's signal lands. */
-	for (i = 0; i < 10 && !xr_exists(XRDMA_SYS_DEV); i++) {
+	for (i = 0; i < 10 && !xt_exists(XRDMA_SYS_DEV); i++) {
 		if (i)
 			sleep(1);
-		xr_run("modprobe -r xrnic; modprobe xrnic");
+		xt_run("modprobe -r xrnic; modprobe xrnic");
 	}
-	ASSERT_TRUE(xr_exists(XRDMA_SYS_DEV));
-	ASSERT_EQ(0, xr_write_file(TIMEOUT_PARAM, old));
+	ASSERT_TRUE(xt_exists(XRDMA_SYS_DEV));
+	ASSERT_EQ(0, xt_write_file(TIMEOUT_PARAM, old));
 	close(child_fd);
 	munmap(ring, drv.ring_size);
 	close(fd);
@@ -152,8 +152,8 @@ TEST(unbind_while_the_device_hangs)
 		_exit(busy_context() < 0);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	EXPECT_EQ(0, xr_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
-	EXPECT_EQ(0, xr_device_holds_only_pds(0));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xt_device_holds_only_pds(0));
 }
 
 TEST_HARNESS_MAIN

@@ -19,7 +19,7 @@
 #define SYSLOG_ACTION_CLEAR	5
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 
-ssize_t xr_read_file(const char *path, char *buf, size_t size)
+ssize_t xt_read_file(const char *path, char *buf, size_t size)
 {
 	ssize_t n;
 	int fd, err;
@@ -38,7 +38,7 @@ ssize_t xr_read_file(const char *path, char *buf, size_t size)
 	return n;
 }
 
-int xr_write_file(const char *path, const char *text)
+int xt_write_file(const char *path, const char *text)
 {
 	size_t len = strlen(text);
 	ssize_t n;
@@ -55,14 +55,14 @@ int xr_write_file(const char *path, const char *text)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
-bool xr_exists(const char *path)
+bool xt_exists(const char *path)
 {
 	struct stat st;
 
 	return stat(path, &st) == 0;
 }
 
-bool xr_dmesg_contains(const char *needle)
+bool xt_dmesg_contains(const char *needle)
 {
 	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
 	bool found = false;
@@ -83,12 +83,12 @@ bool xr_dmesg_contains(const char *needle)
 	return found;
 }
 
-int xr_dmesg_clear(void)
+int xt_dmesg_clear(void)
 {
 	return klogctl(SYSLOG_ACTION_CLEAR, NULL, 0) < 0 ? -errno : 0;
 }
 
-int xr_run(const char *cmd)
+int xt_run(const char *cmd)
 {
 	int status = system(cmd);
 
@@ -97,7 +97,7 @@ int xr_run(const char *cmd)
 	return WEXITSTATUS(status);
 }
 
-long long xr_irq_count(const char *name)
+long long xt_irq_count(const char *name)
 {
 	char line[1024], *p, *end;
 	long long total = -1, v;
@@ -125,7 +125,7 @@ long long xr_irq_count(const char *name)
 	return total;
 }
 
-int xr_res_summary_is(const char *want)
+int xt_res_summary_is(const char *want)
 {
 	char line[256] = "";
 	FILE *res = popen("rdma res 2>&1", "r");
@@ -142,7 +142,7 @@ int xr_res_summary_is(const char *want)
 	return 0;
 }
 
-int xr_device_holds_only_pds(unsigned int pd)
+int xt_device_holds_only_pds(unsigned int pd)
 {
 	char buf[256], want[128];
 	glob_t g;
@@ -150,7 +150,7 @@ int xr_device_holds_only_pds(unsigned int pd)
 
 	if (glob("/sys/kernel/debug/xrnic/*/resources", 0, NULL, &g))
 		return -1;
-	if (g.gl_pathc == 1 && xr_read_file(g.gl_pathv[0], buf, sizeof(buf)) > 0) {
+	if (g.gl_pathc == 1 && xt_read_file(g.gl_pathv[0], buf, sizeof(buf)) > 0) {
 		snprintf(want, sizeof(want),
 			 "pd %u\nmr 0\ncq 0\nqp 0\nmr_pages 0", pd);
 		ret = strcmp(buf, want) ? -1 : 0;
@@ -161,20 +161,20 @@ int xr_device_holds_only_pds(unsigned int pd)
 	return ret;
 }
 
-static sigjmp_buf xr_fault_jmp;
+static sigjmp_buf xt_fault_jmp;
 
-static void xr_on_sigbus(int sig)
+static void xt_on_sigbus(int sig)
 {
-	siglongjmp(xr_fault_jmp, sig);
+	siglongjmp(xt_fault_jmp, sig);
 }
 
-int xr_touch(volatile char *p)
+int xt_touch(volatile char *p)
 {
-	struct sigaction sa = { .sa_handler = xr_on_sigbus }, old;
+	struct sigaction sa = { .sa_handler = xt_on_sigbus }, old;
 	int sig;
 
 	sigaction(SIGBUS, &sa, &old);
-	sig = sigsetjmp(xr_fault_jmp, 1);
+	sig = sigsetjmp(xt_fault_jmp, 1);
 	if (!sig)
 		(void)*p;
 	sigaction(SIGBUS, &old, NULL);

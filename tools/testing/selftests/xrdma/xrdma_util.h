@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Small helpers shared by the xrdma kselftests (run inside the test VMs). */
+/* Small helpers shared by the xrdma kselftests (run inside the test VMs): xt_. */
 #ifndef XRDMA_UTIL_H
 #define XRDMA_UTIL_H
 
@@ -13,40 +13,40 @@
  * Read a whole (sysfs) file into @buf, NUL-terminated, one trailing newline
  * removed.  Returns the length, or -errno.
  */
-ssize_t xr_read_file(const char *path, char *buf, size_t size);
+ssize_t xt_read_file(const char *path, char *buf, size_t size);
 
 /* Write @text to @path.  Returns 0 or -errno. */
-int xr_write_file(const char *path, const char *text);
+int xt_write_file(const char *path, const char *text);
 
 /* True if @path exists. */
-bool xr_exists(const char *path);
+bool xt_exists(const char *path);
 
 /* True if the kernel log contains @needle; false if it cannot be read. */
-bool xr_dmesg_contains(const char *needle);
+bool xt_dmesg_contains(const char *needle);
 
 /* Clear the kernel log ring so later checks see only new lines. */
-int xr_dmesg_clear(void);
+int xt_dmesg_clear(void);
 
 /* Run a shell command; returns its exit status, or -1. */
-int xr_run(const char *cmd);
+int xt_run(const char *cmd);
 
 /*
  * 0 if the object counts of the first device in "rdma res" start with
  * @want (e.g. "xrnic0: pd 0 cq 0 "); -1 otherwise, the line on stderr.
  */
-int xr_res_summary_is(const char *want);
+int xt_res_summary_is(const char *want);
 
 /*
  * 0 if the XRNIC itself (its debugfs "resources", from QUERY_RESOURCES)
  * holds exactly @pd PDs and no MR, CQ, QP or MR page; -1 otherwise, what it
  * holds on stderr.
  */
-int xr_device_holds_only_pds(unsigned int pd);
+int xt_device_holds_only_pds(unsigned int pd);
 
 /* Sum of the per-CPU counts of the interrupt named @name, or -1. */
-long long xr_irq_count(const char *name);
+long long xt_irq_count(const char *name);
 
 /* Read one byte at @p; returns the signal that raised (SIGBUS), or 0. */
-int xr_touch(volatile char *p);
+int xt_touch(volatile char *p);
 
 #endif /* XRDMA_UTIL_H */

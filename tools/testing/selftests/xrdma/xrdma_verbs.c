@@ -190,7 +190,7 @@ int xv_create_qp(int fd, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
 		.user_handle = 0xbeef, .pd_handle = pd,
 		.send_cq_handle = send_cq, .recv_cq_handle = recv_cq,
 		.max_send_wr = wr, .max_recv_wr = wr, .max_send_sge = 1,
-		.max_recv_sge = 1, .qp_type = XV_QPT_RC,
+		.max_recv_sge = 1, .qp_type = IBV_QPT_RC,
 	};
 
 	return cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
@@ -225,11 +225,11 @@ int xv_qp_to_rts(int fd, uint32_t qp, uint32_t dest_qpn)
 {
 	struct ib_uverbs_modify_qp m = {
 		.qp_handle = qp,
-		.attr_mask = XV_QP_STATE | XV_QP_PKEY_INDEX | XV_QP_PORT |
-			     XV_QP_ACCESS_FLAGS,
-		.qp_state = XV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = XV_ACCESS_REMOTE_WRITE |
-				   XV_ACCESS_REMOTE_READ,
+		.attr_mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			     IBV_QP_ACCESS_FLAGS,
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = IB_UVERBS_ACCESS_REMOTE_WRITE |
+				   IB_UVERBS_ACCESS_REMOTE_READ,
 	};
 	int ret;
 
@@ -238,10 +238,10 @@ int xv_qp_to_rts(int fd, uint32_t qp, uint32_t dest_qpn)
 		return ret;
 	memset(&m, 0, sizeof(m));
 	m.qp_handle = qp;
-	m.attr_mask = XV_QP_STATE | XV_QP_AV | XV_QP_PATH_MTU |
-		      XV_QP_DEST_QPN | XV_QP_RQ_PSN |
-		      XV_QP_MAX_DEST_RD_ATOMIC | XV_QP_MIN_RNR_TIMER;
-	m.qp_state = XV_QPS_RTR;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+		      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+		      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	m.qp_state = IBV_QPS_RTR;
 	m.dest.is_global = 1;
 	m.dest.port_num = 1;
 	m.dest.hop_limit = 64;
@@ -255,9 +255,9 @@ int xv_qp_to_rts(int fd, uint32_t qp, uint32_t dest_qpn)
 		return ret;
 	memset(&m, 0, sizeof(m));
 	m.qp_handle = qp;
-	m.attr_mask = XV_QP_STATE | XV_QP_TIMEOUT | XV_QP_RETRY_CNT |
-		      XV_QP_RNR_RETRY | XV_QP_SQ_PSN | XV_QP_MAX_QP_RD_ATOMIC;
-	m.qp_state = XV_QPS_RTS;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+		      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
+	m.qp_state = IBV_QPS_RTS;
 	m.timeout = 14;
 	m.retry_cnt = 7;
 	m.rnr_retry = 7;

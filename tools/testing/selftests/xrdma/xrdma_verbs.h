@@ -10,28 +10,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <rdma/ib_user_verbs.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <infiniband/verbs.h>
 #include <rdma/xrnic-abi.h>
 
 #define XV_DEV		"/dev/infiniband/uverbs0"
-#define XV_QPT_RC	2
-
-/* IB access flags and QP attribute mask bits used by the tests. */
-enum {
-	XV_ACCESS_LOCAL_WRITE = 1, XV_ACCESS_REMOTE_WRITE = 2,
-	XV_ACCESS_REMOTE_READ = 4, XV_ACCESS_REMOTE_ATOMIC = 8,
-};
-enum {
-	XV_QP_STATE = 1 << 0, XV_QP_CUR_STATE = 1 << 1,
-	XV_QP_ACCESS_FLAGS = 1 << 3, XV_QP_PKEY_INDEX = 1 << 4,
-	XV_QP_PORT = 1 << 5, XV_QP_QKEY = 1 << 6, XV_QP_AV = 1 << 7,
-	XV_QP_PATH_MTU = 1 << 8, XV_QP_TIMEOUT = 1 << 9,
-	XV_QP_RETRY_CNT = 1 << 10, XV_QP_RNR_RETRY = 1 << 11,
-	XV_QP_RQ_PSN = 1 << 12, XV_QP_MAX_QP_RD_ATOMIC = 1 << 13,
-	XV_QP_MIN_RNR_TIMER = 1 << 15, XV_QP_SQ_PSN = 1 << 16,
-	XV_QP_MAX_DEST_RD_ATOMIC = 1 << 17, XV_QP_DEST_QPN = 1 << 20,
-};
-enum { XV_QPS_RESET, XV_QPS_INIT, XV_QPS_RTR, XV_QPS_RTS, XV_QPS_SQD,
-       XV_QPS_SQE, XV_QPS_ERR };
+/*
+ * Access flags, QP attribute mask bits, states and types are the verbs
+ * values: IB_UVERBS_ACCESS_* (kernel uapi) and IBV_QP_*, IBV_QPS_*,
+ * IBV_QPT_* from libibverbs' public header (used for its constants only).
+ */
 
 /*
  * Send command @command with the core request @req (@req_len bytes, which

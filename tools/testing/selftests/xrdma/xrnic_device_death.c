@@ -51,18 +51,18 @@ TEST(driver_and_users_survive_device_death)
 
 	if (!my_turn(1))
 		SKIP(return, "even guests kill the device during removal");
-	ASSERT_LE(0, xr_read_file(STATE, buf, sizeof(buf)));
-	ASSERT_EQ(0, xr_dmesg_clear());
+	ASSERT_LE(0, xt_read_file(STATE, buf, sizeof(buf)));
+	ASSERT_EQ(0, xt_dmesg_clear());
 	fd = xv_open_context(&afd);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
 	ASSERT_EQ(0, xv_reg_mr(fd, pd, page, sizeof(page), (uintptr_t)page,
-			       XV_ACCESS_LOCAL_WRITE, &mr));
+			       IB_UVERBS_ACCESS_LOCAL_WRITE, &mr));
 	ASSERT_EQ(0, xv_create_cq(fd, 8, -1, 0, &cq, &drv));
 	ring = mmap(NULL, drv.ring_size, PROT_READ, MAP_SHARED, fd,
 		    drv.ring_mmap_key);
 	ASSERT_NE(MAP_FAILED, ring);
-	ASSERT_EQ(0, xr_touch(ring));
+	ASSERT_EQ(0, xt_touch(ring));
 	EXPECT_EQ(pinned0 + 4, xv_vm_pinned_kb());
 
 	/* The VM runner kills this guest's device model when it sees this. */
@@ -71,17 +71,17 @@ TEST(driver_and_users_survive_device_death)
 
 	/* Until the kill lands the device still answers; bounded wait. */
 	for (i = 0; i < 600; i++) {
-		n = xr_read_file(STATE, buf, sizeof(buf));
+		n = xt_read_file(STATE, buf, sizeof(buf));
 		if (n < 0)
 			break;
 		usleep(100 * 1000);
 	}
 	ASSERT_EQ(-ETIMEDOUT, n) TH_LOG("first failed query: %zd", n);
-	EXPECT_TRUE(xr_dmesg_contains("device marked dead"));
+	EXPECT_TRUE(xt_dmesg_contains("device marked dead"));
 
 	/* Dead: no more waiting for the device, an immediate -EIO. */
-	EXPECT_EQ(-EIO, xr_read_file(STATE, buf, sizeof(buf)));
-	EXPECT_EQ(-EIO, xr_read_file(STATE, buf, sizeof(buf)));
+	EXPECT_EQ(-EIO, xt_read_file(STATE, buf, sizeof(buf)));
+	EXPECT_EQ(-EIO, xt_read_file(STATE, buf, sizeof(buf)));
 
 	/* The context hears about it ... */
 	pfd.fd = afd;
@@ -101,19 +101,19 @@ TEST(driver_and_users_survive_device_death)
 	for (i = 0; i < 200 && xv_vm_pinned_kb() != pinned0; i++)
 		usleep(100 * 1000);
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
-	EXPECT_EQ(SIGBUS, xr_touch(ring));
+	EXPECT_EQ(SIGBUS, xt_touch(ring));
 	/* No new contexts on a dead device. */
 	EXPECT_EQ(-EIO, xv_open_context(NULL));
 
 	/* The driver goes while the file is open; the core once it is closed. */
-	EXPECT_EQ(0, xr_run("modprobe -r xrnic"));
-	EXPECT_FALSE(xr_exists(XRDMA_SYS_DEV));
-	EXPECT_NE(0, xr_run("modprobe -r xrdma_core 2>/dev/null"));
+	EXPECT_EQ(0, xt_run("modprobe -r xrnic"));
+	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV));
+	EXPECT_NE(0, xt_run("modprobe -r xrdma_core 2>/dev/null"));
 	munmap(ring, drv.ring_size);
 	close(afd);
 	close(fd);
-	EXPECT_EQ(0, xr_run("modprobe -r xrdma_core"));
-	EXPECT_FALSE(xr_exists("/sys/module/xrdma_core"));
+	EXPECT_EQ(0, xt_run("modprobe -r xrdma_core"));
+	EXPECT_FALSE(xt_exists("/sys/module/xrdma_core"));
 }
 
 /* The device dies while its driver is removed with contexts open. */
@@ -129,7 +129,7 @@ TEST(device_killed_during_driver_removal)
 
 	if (!my_turn(0))
 		SKIP(return, "odd guests kill the device while it is in use");
-	ASSERT_EQ(0, xr_write_file("/sys/module/xrnic/parameters/admin_timeout_ms",
+	ASSERT_EQ(0, xt_write_file("/sys/module/xrnic/parameters/admin_timeout_ms",
 				   "300"));
 	fd = xv_open_context(NULL);
 	ASSERT_LE(0, fd);
@@ -147,18 +147,18 @@ TEST(device_killed_during_driver_removal)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		_exit(xr_run("modprobe -r xrnic") ? 1 : 0);
+		_exit(xt_run("modprobe -r xrnic") ? 1 : 0);
 	printf("XRDMA-HOST: kill-device\n");
 	fflush(stdout);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	EXPECT_FALSE(xr_exists(XRDMA_SYS_DEV));
+	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV));
 	EXPECT_EQ(-EIO, xv_alloc_pd(fd, &pd));
-	EXPECT_EQ(SIGBUS, xr_touch(ring));
+	EXPECT_EQ(SIGBUS, xt_touch(ring));
 	munmap(ring, drv.ring_size);
 	close(fd);
-	EXPECT_EQ(0, xr_run("modprobe -r xrdma_core"));
-	EXPECT_FALSE(xr_exists("/sys/module/xrdma_core"));
+	EXPECT_EQ(0, xt_run("modprobe -r xrdma_core"));
+	EXPECT_FALSE(xt_exists("/sys/module/xrdma_core"));
 }
 
 TEST_HARNESS_MAIN

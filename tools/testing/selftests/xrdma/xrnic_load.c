@@ -20,33 +20,33 @@ TEST(load_unload_cycles)
 	int i;
 
 	for (i = 0; i < LOAD_CYCLES; i++) {
-		ASSERT_EQ(0, xr_run("modprobe xrnic")) TH_LOG("cycle %d", i);
-		ASSERT_LE(0, xr_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
+		ASSERT_EQ(0, xt_run("modprobe xrnic")) TH_LOG("cycle %d", i);
+		ASSERT_LE(0, xt_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
 					  sizeof(buf))) TH_LOG("cycle %d", i);
 		ASSERT_STREQ("4: ACTIVE", buf);
-		ASSERT_EQ(0, xr_run("modprobe -r xrnic xrdma_core"))
+		ASSERT_EQ(0, xt_run("modprobe -r xrnic xrdma_core"))
 			TH_LOG("cycle %d", i);
-		ASSERT_FALSE(xr_exists(XRDMA_SYS_DEV)) TH_LOG("cycle %d", i);
-		ASSERT_FALSE(xr_exists("/sys/class/infiniband"));
-		ASSERT_FALSE(xr_exists("/sys/module/xrnic"));
-		ASSERT_FALSE(xr_exists("/sys/module/xrdma_core"));
+		ASSERT_FALSE(xt_exists(XRDMA_SYS_DEV)) TH_LOG("cycle %d", i);
+		ASSERT_FALSE(xt_exists("/sys/class/infiniband"));
+		ASSERT_FALSE(xt_exists("/sys/module/xrnic"));
+		ASSERT_FALSE(xt_exists("/sys/module/xrdma_core"));
 	}
-	ASSERT_EQ(0, xr_run("modprobe xrnic"));
-	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
+	ASSERT_EQ(0, xt_run("modprobe xrnic"));
+	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
 }
 
 TEST(core_refuses_to_load_beside_ib_core)
 {
-	if (xr_run("modinfo ib_core >/dev/null 2>&1"))
+	if (xt_run("modinfo ib_core >/dev/null 2>&1"))
 		SKIP(return, "ib_core is not in this VM image");
-	ASSERT_EQ(0, xr_run("modprobe -r xrnic xrdma_core"));
-	ASSERT_EQ(0, xr_run("modprobe ib_core"));
-	EXPECT_NE(0, xr_run("modprobe xrdma_core 2>/dev/null"));
-	EXPECT_TRUE(xr_dmesg_contains("xrdma_core: Linux's ib_core is loaded"));
-	EXPECT_FALSE(xr_exists("/sys/module/xrdma_core"));
-	ASSERT_EQ(0, xr_run("modprobe -r ib_core"));
-	ASSERT_EQ(0, xr_run("modprobe xrnic"));
-	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
+	ASSERT_EQ(0, xt_run("modprobe -r xrnic xrdma_core"));
+	ASSERT_EQ(0, xt_run("modprobe ib_core"));
+	EXPECT_NE(0, xt_run("modprobe xrdma_core 2>/dev/null"));
+	EXPECT_TRUE(xt_dmesg_contains("xrdma_core: Linux's ib_core is loaded"));
+	EXPECT_FALSE(xt_exists("/sys/module/xrdma_core"));
+	ASSERT_EQ(0, xt_run("modprobe -r ib_core"));
+	ASSERT_EQ(0, xt_run("modprobe xrnic"));
+	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
 }
 
 /* Unloading the driver under an open context: the context is cut off. */
@@ -61,14 +61,14 @@ TEST(driver_unload_with_open_context)
 	uint32_t pd;
 	int fd, afd;
 
-	ASSERT_EQ(0, xr_run("modprobe xrnic"));
+	ASSERT_EQ(0, xt_run("modprobe xrnic"));
 	fd = xv_open_context(&afd);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
 	ASSERT_EQ(0, xv_reg_mr(fd, pd, page, sizeof(page), (uintptr_t)page, 0,
 			       &mr));
 	ASSERT_EQ(0, xv_create_cq(fd, 8, -1, 0, &cq, NULL));
-	ASSERT_EQ(0, xr_run("modprobe -r xrnic"));
+	ASSERT_EQ(0, xt_run("modprobe -r xrnic"));
 	pfd.fd = afd;
 	pfd.events = POLLIN;
 	ASSERT_EQ(1, poll(&pfd, 1, 10000));
@@ -77,12 +77,12 @@ TEST(driver_unload_with_open_context)
 	EXPECT_EQ(-EIO, xv_alloc_pd(fd, &pd));
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
 	/* The core stays while the file is open. */
-	EXPECT_NE(0, xr_run("modprobe -r xrdma_core 2>/dev/null"));
+	EXPECT_NE(0, xt_run("modprobe -r xrdma_core 2>/dev/null"));
 	close(afd);
 	close(fd);
-	EXPECT_EQ(0, xr_run("modprobe -r xrdma_core"));
-	ASSERT_EQ(0, xr_run("modprobe xrnic"));
-	EXPECT_TRUE(xr_exists(XRDMA_SYS_DEV));
+	EXPECT_EQ(0, xt_run("modprobe -r xrdma_core"));
+	ASSERT_EQ(0, xt_run("modprobe xrnic"));
+	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
 }
 
 TEST_HARNESS_MAIN

@@ -23,7 +23,7 @@ static void read_attr(struct __test_metadata *_metadata, const char *attr,
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", XRDMA_SYS_DEV, attr);
-	ASSERT_LE(0, xr_read_file(path, buf, size)) TH_LOG("read %s", path);
+	ASSERT_LE(0, xt_read_file(path, buf, size)) TH_LOG("read %s", path);
 }
 
 #define EXPECT_ATTR(attr, want) do {					\
@@ -68,7 +68,7 @@ TEST(port_attributes_come_from_query_port)
 	EXPECT_ATTR("ports/1/rate", "10 Gb/sec (1X QDR)");
 	EXPECT_ATTR("ports/1/cap_mask", "0x00010000");
 	EXPECT_ATTR("ports/1/lid", "0x0");
-	EXPECT_FALSE(xr_exists(XRDMA_SYS_DEV "/ports/2"));
+	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV "/ports/2"));
 }
 
 TEST(node_desc_is_writable)
@@ -76,10 +76,10 @@ TEST(node_desc_is_writable)
 	char old[128], buf[128];
 
 	read_attr(_metadata, "node_desc", old, sizeof(old));
-	ASSERT_EQ(0, xr_write_file(XRDMA_SYS_DEV "/node_desc", "xrdma test node\n"));
+	ASSERT_EQ(0, xt_write_file(XRDMA_SYS_DEV "/node_desc", "xrdma test node\n"));
 	read_attr(_metadata, "node_desc", buf, sizeof(buf));
 	EXPECT_STREQ("xrdma test node", buf);
-	ASSERT_EQ(0, xr_write_file(XRDMA_SYS_DEV "/node_desc", old));
+	ASSERT_EQ(0, xt_write_file(XRDMA_SYS_DEV "/node_desc", old));
 }
 
 TEST(admin_queue_runs_in_interrupt_mode)
@@ -88,11 +88,11 @@ TEST(admin_queue_runs_in_interrupt_mode)
 	char buf[64];
 	int i;
 
-	before = xr_irq_count("xrnic-admin");
+	before = xt_irq_count("xrnic-admin");
 	ASSERT_LE(0, before) TH_LOG("no xrnic-admin line in /proc/interrupts");
 	for (i = 0; i < 10; i++)
 		read_attr(_metadata, "ports/1/state", buf, sizeof(buf));
-	after = xr_irq_count("xrnic-admin");
+	after = xt_irq_count("xrnic-admin");
 	/*
 	 * A polled admin queue raises no interrupt at all.  (Not one per
 	 * command: the driver may see a completion before its interrupt
@@ -103,7 +103,7 @@ TEST(admin_queue_runs_in_interrupt_mode)
 
 TEST(port_up_reported_by_async_event)
 {
-	EXPECT_TRUE(xr_dmesg_contains("port 1 active"));
+	EXPECT_TRUE(xt_dmesg_contains("port 1 active"));
 }
 
 /* A second ivshmem function without the XRNIC signature is not claimed. */
@@ -121,12 +121,12 @@ TEST(foreign_ivshmem_device_left_alone)
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
 			 d->d_name);
-		if (xr_read_file(path, buf, sizeof(buf)) < 0 ||
+		if (xt_read_file(path, buf, sizeof(buf)) < 0 ||
 		    strcmp(buf, "0x1af4"))
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
 			 d->d_name);
-		if (xr_read_file(path, buf, sizeof(buf)) < 0 ||
+		if (xt_read_file(path, buf, sizeof(buf)) < 0 ||
 		    strcmp(buf, "0x1110"))
 			continue;
 		ivshmem++;
@@ -142,7 +142,7 @@ TEST(foreign_ivshmem_device_left_alone)
 		SKIP(return, "no second ivshmem device (run with --extra-ivshmem)");
 	EXPECT_EQ(1, claimed);
 	EXPECT_EQ(ivshmem - 1, unclaimed);
-	EXPECT_TRUE(xr_dmesg_contains("no XRNIC signature"));
+	EXPECT_TRUE(xt_dmesg_contains("no XRNIC signature"));
 }
 
 TEST_HARNESS_MAIN

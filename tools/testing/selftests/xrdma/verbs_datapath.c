@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The data path through the public verbs API (Debian's libibverbs with our
+ * provider): two RC QPs of one process connected to each other on xrnic0,
+ * so that every byte goes through the device.  Data is checked byte for
+ * byte; error statuses are those of the IB spec; the data path makes no
+ * system call.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <infiniband/verbs.h>
+
+#include "xrdma_harness.h"
+#include "xrdma_util.h"
+
+#define BUF_SIZE	(16 << 20)
+#define SLACK		64		/* room to misalign buffers */
+#define POLL_SECONDS	20		/* a completion that takes longer is lost */
+
+FIXTURE(loop) {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp[2];
+	uint8_t *src, *dst;
+	struct ibv_mr *src_mr, *dst_mr;
+};
+
+static struct ibv_context *open_xrnic(void)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), "xrnic0"))
+			ctx = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list);
+	return ctx;
+}
+
+/* RESET -> INIT -> RTR -> RTS, connected to dest_qpn on the same GID. */
+static int connect_qp(struct ibv_qp *qp, uint32_t dest_qpn, uint8_t rnr_retry)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC,
+	};
+	union ibv_gid gid;
+
+	if (ibv_query_gid(qp->context, 1, 0, &gid) ||
+	    ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			  IBV_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_4096;
+	a.dest_qp_num = dest_qpn;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;		/* 0.01 ms */
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = gid;
+	a.ah_attr.grh.hop_limit = 1;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			  IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 10;
+	a.retry_cnt = 2;
+	a.rnr_retry = rnr_retry;
+	a.max_rd_atomic = 1;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static struct ibv_qp *make_qp(struct ibv_pd *pd, struct ibv_cq *cq, int sq_sig_all)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+		.sq_sig_all = sq_sig_all,
+		.cap = { .max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 6,
+			 .max_recv_sge = 6, .max_inline_data = 64 },
+	};
+
+	return ibv_create_qp(pd, &init);
+}
+
+FIXTURE_SETUP(loop)
+{
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+	int i;
+
+	self->ctx = open_xrnic();
+	ASSERT_NE(NULL, self->ctx);
+	ASSERT_NE(NULL, self->pd = ibv_alloc_pd(self->ctx));
+	ASSERT_NE(NULL, self->cq = ibv_create_cq(self->ctx, 256, NULL, NULL, 0));
+	for (i = 0; i < 2; i++)
+		ASSERT_NE(NULL, self->qp[i] = make_qp(self->pd, self->cq, 0));
+	ASSERT_EQ(0, connect_qp(self->qp[0], self->qp[1]->qp_num, 0));
+	ASSERT_EQ(0, connect_qp(self->qp[1], self->qp[0]->qp_num, 0));
+	self->src = malloc(BUF_SIZE + SLACK);
+	self->dst = malloc(BUF_SIZE + SLACK);
+	ASSERT_TRUE(self->src && self->dst);
+	ASSERT_NE(NULL, self->src_mr = ibv_reg_mr(self->pd, self->src, BUF_SIZE + SLACK, access));
+	ASSERT_NE(NULL, self->dst_mr = ibv_reg_mr(self->pd, self->dst, BUF_SIZE + SLACK, access));
+}
+
+FIXTURE_TEARDOWN(loop)
+{
+	int i;
+
+	if (self->src_mr)
+		ibv_dereg_mr(self->src_mr);
+	if (self->dst_mr)
+		ibv_dereg_mr(self->dst_mr);
+	for (i = 0; i < 2; i++)
+		if (self->qp[i])
+			ibv_destroy_qp(self->qp[i]);
+	if (self->cq)
+		ibv_destroy_cq(self->cq);
+	if (self->pd)
+		ibv_dealloc_pd(self->pd);
+	if (self->ctx)
+		ibv_close_device(self->ctx);
+	free(self->src);
+	free(self->dst);
+}
+
+/* Poll one completion, bounded in time; -1 if none came. */
+static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	time_t end = time(NULL) + POLL_SECONDS;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return n == 1 ? 0 : -1;
+	} while (time(NULL) < end);
+	return -1;
+}
+
+static void fill(uint8_t *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(i * 131 + seed);
+}
+
+static const size_t sizes[] = {
+	0, 1, 63, 64, 65, 4095, 4096, 4097, 1 << 20, 16 << 20,
+};
+
+/* One opcode of every size, at an odd offset on both sides. */
+static int transfer(struct _test_data_loop *self, enum ibv_wr_opcode op, size_t len,
+		    unsigned int seed, struct __test_metadata *_metadata)
+{
+	uint8_t *src = self->src + 3, *dst = self->dst + 5;
+	struct ibv_sge sge = { (uintptr_t)src, len, self->src_mr->lkey };
+	struct ibv_sge rsge = { (uintptr_t)dst, len, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr wr = {
+		.wr_id = 1, .sg_list = &sge, .num_sge = 1, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED, .imm_data = htobe32(seed),
+	}, *bad;
+	struct ibv_wc wc;
+	bool recv = op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ||
+		    op == IBV_WR_RDMA_WRITE_WITH_IMM;
+
+	fill(src, len, seed);
+	memset(dst, 0xee, len + 1);
+	if (op == IBV_WR_RDMA_READ) {
+		/* READ brings the remote (dst MR) into the local (src MR) buffer. */
+		fill(dst, len, seed);
+		memset(src, 0xee, len + 1);
+		wr.wr.rdma.remote_addr = (uintptr_t)dst;
+		wr.wr.rdma.rkey = self->dst_mr->rkey;
+	} else if (op != IBV_WR_SEND && op != IBV_WR_SEND_WITH_IMM) {
+		wr.wr.rdma.remote_addr = (uintptr_t)dst;
+		wr.wr.rdma.rkey = self->dst_mr->rkey;
+	}
+	if (recv && ibv_post_recv(self->qp[1], &rwr, &bad_r))
+		return -1;
+	if (ibv_post_send(self->qp[0], &wr, &bad))
+		return -1;
+	if (recv) {
+		if (poll_one(self->cq, &wc))
+			return -1;
+		EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+		EXPECT_EQ(2, wc.wr_id);
+		EXPECT_EQ(len, wc.byte_len);
+		EXPECT_EQ(self->qp[1]->qp_num, wc.qp_num);
+		if (op != IBV_WR_SEND) {
+			EXPECT_TRUE(wc.wc_flags & IBV_WC_WITH_IMM);
+			EXPECT_EQ(htobe32(seed), wc.imm_data);
+		}
+		EXPECT_EQ(op == IBV_WR_RDMA_WRITE_WITH_IMM ? IBV_WC_RECV_RDMA_WITH_IMM :
+							     IBV_WC_RECV, wc.opcode);
+	}
+	if (poll_one(self->cq, &wc))
+		return -1;
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(1, wc.wr_id);
+	if (op == IBV_WR_RDMA_READ) {
+		EXPECT_EQ(0, memcmp(src, dst, len));
+		EXPECT_EQ(0xee, src[len]);		/* not one byte more */
+	} else {
+		EXPECT_EQ(0, memcmp(src, dst, len));
+		EXPECT_EQ(0xee, dst[len]);
+	}
+	return 0;
+}
+
+#define EVERY_SIZE(op)							\
+	do {								\
+		size_t i;						\
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)	\
+			ASSERT_EQ(0, transfer(self, op, sizes[i], i, _metadata)) \
+				TH_LOG("%zu bytes", sizes[i]);		\
+	} while (0)
+
+TEST_F(loop, send_of_every_size)
+{
+	EVERY_SIZE(IBV_WR_SEND);
+}
+
+TEST_F(loop, send_with_imm_of_every_size)
+{
+	EVERY_SIZE(IBV_WR_SEND_WITH_IMM);
+}
+
+TEST_F(loop, rdma_write_of_every_size)
+{
+	EVERY_SIZE(IBV_WR_RDMA_WRITE);
+}
+
+TEST_F(loop, rdma_write_with_imm_of_every_size)
+{
+	EVERY_SIZE(IBV_WR_RDMA_WRITE_WITH_IMM);
+}
+
+TEST_F(loop, rdma_read_of_every_size)
+{
+	EVERY_SIZE(IBV_WR_RDMA_READ);
+}
+
+/* Six SGEs of different lengths gathered, scattered into three. */
+TEST_F(loop, gather_and_scatter_lists)
+{
+	struct ibv_sge sge[6], rsge[3];
+	struct ibv_recv_wr rwr = { .sg_list = rsge, .num_sge = 3 }, *bad_r;
+	struct ibv_send_wr wr = { .sg_list = sge, .num_sge = 6, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	size_t off = 0, total = 0;
+	struct ibv_wc wc;
+	int i;
+
+	fill(self->src, 100000, 9);
+	for (i = 0; i < 6; i++) {
+		sge[i] = (struct ibv_sge){ (uintptr_t)self->src + off, 1000 * i + 7,
+					   self->src_mr->lkey };
+		off += 1000 * i + 7 + 100;	/* holes between them */
+		total += 1000 * i + 7;
+	}
+	for (i = 0; i < 3; i++)
+		rsge[i] = (struct ibv_sge){ (uintptr_t)self->dst + 20000 * i, 6000,
+					    self->dst_mr->lkey };
+	ASSERT_EQ(0, ibv_post_recv(self->qp[1], &rwr, &bad_r));
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(total, wc.byte_len);
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	/* The gathered stream, compared piece by piece. */
+	{
+		size_t s = 0, d = 0, n, sp = 0, dp = 0;
+
+		while (s < 6 && d < 3) {
+			n = sge[s].length - sp < rsge[d].length - dp ?
+				sge[s].length - sp : rsge[d].length - dp;
+			ASSERT_EQ(0, memcmp((void *)(uintptr_t)(sge[s].addr + sp),
+					    (void *)(uintptr_t)(rsge[d].addr + dp), n));
+			sp += n;
+			dp += n;
+			if (sp == sge[s].length) {
+				s++;
+				sp = 0;
+			}
+			if (dp == rsge[d].length) {
+				d++;
+				dp = 0;
+			}
+		}
+		EXPECT_EQ(6, s);
+	}
+}
+
+TEST_F(loop, inline_send_does_not_read_the_buffer_later)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 60, 0 /* no key needed */ };
+	struct ibv_sge rsge = { (uintptr_t)self->dst, 64, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE }, *bad;
+	uint8_t copy[60];
+	struct ibv_wc wc;
+
+	fill(self->src, 60, 3);
+	memcpy(copy, self->src, 60);
+	ASSERT_EQ(0, ibv_post_recv(self->qp[1], &rwr, &bad_r));
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad));
+	memset(self->src, 0, 60);		/* the WQE holds the data */
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(0, memcmp(copy, self->dst, 60));
+}
+
+TEST_F(loop, atomics_return_the_old_value)
+{
+	uint64_t *remote = (uint64_t *)(self->dst + 64), *result = (uint64_t *)self->src;
+	struct ibv_sge sge = { (uintptr_t)result, 8, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_wc wc;
+
+	*remote = 1000;
+	wr.wr.atomic.remote_addr = (uintptr_t)remote;
+	wr.wr.atomic.rkey = self->dst_mr->rkey;
+	wr.wr.atomic.compare_add = 234;
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(IBV_WC_FETCH_ADD, wc.opcode);
+	EXPECT_EQ(1000, *result);
+	EXPECT_EQ(1234, *remote);
+	wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+	wr.wr.atomic.compare_add = 1234;
+	wr.wr.atomic.swap = 5;
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_COMP_SWAP, wc.opcode);
+	EXPECT_EQ(1234, *result);
+	EXPECT_EQ(5, *remote);
+	wr.wr.atomic.compare_add = 99;		/* no match: unchanged */
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(5, *result);
+	EXPECT_EQ(5, *remote);
+}
+
+/* Unsignaled WQEs complete nothing; the signaled one after them does. */
+TEST_F(loop, unsignaled_writes_complete_silently)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 16, self->src_mr->lkey };
+	struct ibv_send_wr wr[5], *bad;
+	struct ibv_wc wc;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		wr[i] = (struct ibv_send_wr){
+			.wr_id = i, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+			.next = i < 4 ? &wr[i + 1] : NULL,
+			.send_flags = i == 4 ? IBV_SEND_SIGNALED : 0,
+		};
+		wr[i].wr.rdma.remote_addr = (uintptr_t)self->dst + 16 * i;
+		wr[i].wr.rdma.rkey = self->dst_mr->rkey;
+	}
+	fill(self->src, 16, 1);
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], wr, &bad));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(4, wc.wr_id);
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+	for (i = 0; i < 5; i++)
+		EXPECT_EQ(0, memcmp(self->src, self->dst + 16 * i, 16));
+}
+
+/* A full send queue answers ENOMEM and names the first WR not posted. */
+TEST_F(loop, full_send_queue_is_refused)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init;
+	uint32_t depth, i;
+
+	/* No receive WQE and rnr_retry 7: the SENDs wait, filling the queue. */
+	ASSERT_EQ(0, ibv_query_qp(self->qp[0], &attr, IBV_QP_CAP, &init));
+	depth = init.cap.max_send_wr;
+	{
+		struct ibv_qp_attr a = { .qp_state = IBV_QPS_RESET };
+
+		ASSERT_EQ(0, ibv_modify_qp(self->qp[0], &a, IBV_QP_STATE));
+		ASSERT_EQ(0, connect_qp(self->qp[0], self->qp[1]->qp_num, 7));
+	}
+	for (i = 0; i < depth; i++)
+		ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad)) TH_LOG("WR %u", i);
+	EXPECT_EQ(ENOMEM, ibv_post_send(self->qp[0], &wr, &bad));
+	EXPECT_EQ(&wr, bad);
+}
+
+/* The first error moves the QP to ERR and flushes what follows. */
+static void expect_error(struct _test_data_loop *self, struct ibv_send_wr *wr,
+			 enum ibv_wc_status status, struct __test_metadata *_metadata)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr next = { .wr_id = 99, .sg_list = &sge, .num_sge = 1,
+				    .opcode = IBV_WR_RDMA_WRITE,
+				    .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init;
+	struct ibv_wc wc;
+
+	next.wr.rdma.remote_addr = (uintptr_t)self->dst;
+	next.wr.rdma.rkey = self->dst_mr->rkey;
+	wr->next = &next;
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], wr, &bad));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(status, wc.status) TH_LOG("got %s", ibv_wc_status_str(wc.status));
+	EXPECT_EQ(wr->wr_id, wc.wr_id);
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_WR_FLUSH_ERR, wc.status);
+	EXPECT_EQ(99, wc.wr_id);
+	ASSERT_EQ(0, ibv_query_qp(self->qp[0], &attr, IBV_QP_STATE, &init));
+	EXPECT_EQ(IBV_QPS_ERR, attr.qp_state);
+}
+
+TEST_F(loop, bad_lkey_is_a_local_protection_error)
+{
+	/* The key byte of another registration of that index. */
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey ^ 0x80 };
+	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED };
+
+	wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
+	wr.wr.rdma.rkey = self->dst_mr->rkey;
+	expect_error(self, &wr, IBV_WC_LOC_PROT_ERR, _metadata);
+}
+
+TEST_F(loop, bad_rkey_or_bounds_is_a_remote_access_error)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED };
+
+	struct pollfd pfd = { .fd = self->ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+
+	/* Four bytes beyond the MR's end. */
+	wr.wr.rdma.remote_addr = (uintptr_t)self->dst + BUF_SIZE + SLACK - 4;
+	wr.wr.rdma.rkey = self->dst_mr->rkey;
+	expect_error(self, &wr, IBV_WC_REM_ACCESS_ERR, _metadata);
+	/* The responder's QP went to ERR, and its owner is told. */
+	ASSERT_EQ(1, poll(&pfd, 1, POLL_SECONDS * 1000));
+	ASSERT_EQ(0, ibv_get_async_event(self->ctx, &ev));
+	EXPECT_EQ(IBV_EVENT_QP_ACCESS_ERR, ev.event_type);
+	EXPECT_EQ(self->qp[1], ev.element.qp);
+	ibv_ack_async_event(&ev);
+}
+
+TEST_F(loop, receive_too_small_fails_both_sides)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 100, self->src_mr->lkey };
+	struct ibv_sge rsge = { (uintptr_t)self->dst, 99, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .wr_id = 7, .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, ibv_post_recv(self->qp[1], &rwr, &bad_r));
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_LOC_LEN_ERR, wc.status);
+	EXPECT_EQ(7, wc.wr_id);
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_REM_INV_REQ_ERR, wc.status);
+}
+
+TEST_F(loop, send_without_receive_exhausts_rnr_retries)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED };
+
+	expect_error(self, &wr, IBV_WC_RNR_RETRY_EXC_ERR, _metadata);
+}
+
+/* With rnr_retry 7 the SEND waits for the receive posted later. */
+TEST_F(loop, send_succeeds_after_rnr_retries)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_sge rsge = { (uintptr_t)self->dst, 8, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RESET };
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, ibv_modify_qp(self->qp[0], &a, IBV_QP_STATE));
+	ASSERT_EQ(0, connect_qp(self->qp[0], self->qp[1]->qp_num, 7));
+	ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad));
+	usleep(100000);
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+	ASSERT_EQ(0, ibv_post_recv(self->qp[1], &rwr, &bad_r));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+}
+
+/* A QP in ERR can be reset, reconnected and used again. */
+TEST_F(loop, qp_is_reusable_after_an_error_and_reset)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RESET };
+
+	expect_error(self, &wr, IBV_WC_RNR_RETRY_EXC_ERR, _metadata);
+	ASSERT_EQ(0, ibv_modify_qp(self->qp[0], &a, IBV_QP_STATE));
+	ASSERT_EQ(0, connect_qp(self->qp[0], self->qp[1]->qp_num, 0));
+	ASSERT_EQ(0, transfer(self, IBV_WR_RDMA_WRITE, 4097, 5, _metadata));
+}
+
+/* Completion events: armed, one event on the channel, acked. */
+TEST_F(loop, armed_cq_delivers_one_completion_event)
+{
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(self->ctx);
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct pollfd pfd;
+	struct ibv_cq *cq, *ev_cq;
+	struct ibv_qp *qp[2];
+	void *ev_ctx;
+	struct ibv_wc wc;
+
+	ASSERT_NE(NULL, ch);
+	ASSERT_NE(NULL, cq = ibv_create_cq(self->ctx, 16, (void *)0x1234, ch, 0));
+	ASSERT_NE(NULL, qp[0] = make_qp(self->pd, cq, 0));
+	ASSERT_NE(NULL, qp[1] = make_qp(self->pd, cq, 0));
+	ASSERT_EQ(0, connect_qp(qp[0], qp[1]->qp_num, 0));
+	ASSERT_EQ(0, connect_qp(qp[1], qp[0]->qp_num, 0));
+	wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
+	wr.wr.rdma.rkey = self->dst_mr->rkey;
+
+	ASSERT_EQ(0, ibv_req_notify_cq(cq, 0));
+	ASSERT_EQ(0, ibv_post_send(qp[0], &wr, &bad));
+	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, POLL_SECONDS * 1000));
+	ASSERT_EQ(0, ibv_get_cq_event(ch, &ev_cq, &ev_ctx));
+	EXPECT_EQ(cq, ev_cq);
+	EXPECT_EQ((void *)0x1234, ev_ctx);
+	ibv_ack_cq_events(cq, 1);
+	ASSERT_EQ(1, ibv_poll_cq(cq, 1, &wc));
+	/* Not re-armed: the next completion raises no event. */
+	ASSERT_EQ(0, ibv_post_send(qp[0], &wr, &bad));
+	ASSERT_EQ(0, poll_one(cq, &wc));
+	EXPECT_EQ(0, poll(&pfd, 1, 200));
+	ibv_destroy_qp(qp[0]);
+	ibv_destroy_qp(qp[1]);
+	EXPECT_EQ(0, ibv_destroy_cq(cq));
+	EXPECT_EQ(0, ibv_destroy_comp_channel(ch));
+}
+
+/*
+ * Kernel bypass: a thread posts and polls under a seccomp filter that kills
+ * it on any system call but exit, which ends it after it reports success.
+ */
+struct nosys {
+	struct _test_data_loop *self;
+	volatile int done;	/* 1: every WR completed; 2+: a failure */
+};
+
+static void *nosys_loop(void *arg)
+{
+	struct nosys *ns = arg;
+	struct _test_data_loop *self = ns->self;
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_exit, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_THREAD),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = filter };
+	struct ibv_sge sge = { (uintptr_t)self->src, 4096, self->src_mr->lkey };
+	struct ibv_sge rsge = { (uintptr_t)self->dst, 4096, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_wc wc;
+	int i, n, got;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)) {
+		ns->done = 2;
+		return NULL;
+	}
+	for (i = 0; i < 100 && ns->done < 2; i++) {
+		if (ibv_post_recv(self->qp[1], &rwr, &bad_r) ||
+		    ibv_post_send(self->qp[0], &wr, &bad))
+			ns->done = 3;
+		for (n = 0; n < 2 && ns->done < 2; n += got) {
+			got = ibv_poll_cq(self->cq, 1, &wc);
+			if (got < 0 || (got && wc.status != IBV_WC_SUCCESS))
+				ns->done = 4;
+		}
+	}
+	if (ns->done < 2)
+		ns->done = 1;
+	syscall(__NR_exit, 0);	/* not glibc's thread exit: it makes calls */
+	return NULL;
+}
+
+TEST_F(loop, data_path_makes_no_system_call)
+{
+	struct nosys ns = { .self = self };
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, nosys_loop, &ns));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	/* 0: the thread was killed by seccomp, so it made a system call. */
+	EXPECT_EQ(1, ns.done);
+}
+
+/* 128 connected pairs at once, each moving its own data. */
+TEST_F(loop, many_qps_at_once)
+{
+	enum { PAIRS = 128 };
+	struct ibv_qp *qp[2 * PAIRS];
+	struct ibv_cq *cq;
+	struct ibv_wc wc;
+	int i, done = 0;
+
+	ASSERT_NE(NULL, cq = ibv_create_cq(self->ctx, 4 * PAIRS, NULL, NULL, 0));
+	for (i = 0; i < 2 * PAIRS; i++)
+		ASSERT_NE(NULL, qp[i] = make_qp(self->pd, cq, 1)) TH_LOG("QP %d", i);
+	for (i = 0; i < 2 * PAIRS; i++)
+		ASSERT_EQ(0, connect_qp(qp[i], qp[i ^ 1]->qp_num, 0));
+	fill(self->src, PAIRS * 1024, 4);
+	for (i = 0; i < PAIRS; i++) {
+		struct ibv_sge sge = { (uintptr_t)self->src + i * 1024, 1024,
+				       self->src_mr->lkey };
+		struct ibv_send_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1,
+					  .opcode = IBV_WR_RDMA_WRITE }, *bad;
+
+		wr.wr.rdma.remote_addr = (uintptr_t)self->dst + i * 1024;
+		wr.wr.rdma.rkey = self->dst_mr->rkey;
+		ASSERT_EQ(0, ibv_post_send(qp[2 * i], &wr, &bad));
+	}
+	while (done < PAIRS) {
+		ASSERT_EQ(0, poll_one(cq, &wc));
+		EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+		done++;
+	}
+	EXPECT_EQ(0, memcmp(self->src, self->dst, PAIRS * 1024));
+	for (i = 0; i < 2 * PAIRS; i++)
+		ASSERT_EQ(0, ibv_destroy_qp(qp[i]));
+	EXPECT_EQ(0, ibv_destroy_cq(cq));
+}
+
+/*
+ * kill -9 of a process in the middle of transfers: nothing is left on the
+ * device or in the core, and its pins go with it.
+ */
+TEST(killed_mid_transfer_leaves_nothing)
+{
+	int status, round;
+	pid_t pid;
+
+	for (round = 0; round < 3; round++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			struct ibv_context *ctx = open_xrnic();
+			struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+			struct ibv_cq *cq = pd ? ibv_create_cq(ctx, 64, NULL, NULL, 0) : NULL;
+			struct ibv_qp *a = cq ? make_qp(pd, cq, 1) : NULL;
+			struct ibv_qp *b = a ? make_qp(pd, cq, 1) : NULL;
+			uint8_t *buf = malloc(4 << 20);
+			struct ibv_mr *mr = b && buf ? ibv_reg_mr(pd, buf, 4 << 20,
+				IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) : NULL;
+			struct ibv_sge sge;
+			struct ibv_send_wr wr = { .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+						  .sg_list = &sge }, *bad;
+			struct ibv_wc wc[16];
+
+			if (!mr || connect_qp(a, b->qp_num, 0) || connect_qp(b, a->qp_num, 0))
+				_exit(1);
+			sge = (struct ibv_sge){ (uintptr_t)buf, 2 << 20, mr->lkey };
+			wr.wr.rdma.remote_addr = (uintptr_t)buf + (2 << 20);
+			wr.wr.rdma.rkey = mr->rkey;
+			for (;;) {	/* keep the send queue busy until killed */
+				ibv_post_send(a, &wr, &bad);
+				ibv_poll_cq(cq, 16, wc);
+			}
+		}
+		usleep(300000 + 200000 * round);
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("the child failed to set up: 0x%x",
+							 status);
+		EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+		EXPECT_EQ(0, xt_device_holds_only_pds(0));
+	}
+}
+
+TEST_HARNESS_MAIN
