@@ -1,7 +1,8 @@
 #!/bin/sh
-# Unmodified programs of Debian's rdma-core on xrnic0, through Debian's
-# libibverbs and our provider (libxrnic-rdmav34.so), in loopback: a server
-# and a client in this guest, talking through the device.  KTAP output.
+# Unmodified programs of Debian's rdma-core (ibverbs-utils) and perftest on
+# xrnic0, through Debian's libibverbs and our provider (libxrnic-rdmav34.so),
+# in loopback: a server and a client in this guest, talking through the
+# device.  KTAP output.
 dev=xrnic0
 n=0
 rc=0
@@ -30,8 +31,32 @@ pingpong() {
 	fi
 }
 
+# perftest NAME PROGRAM ARGS...: a perftest server and client over localhost;
+# both must finish with status 0 and the client print its result line.
+perftest() {
+	name=$1
+	prog=$2
+	shift 2
+	timeout 300 "$prog" -d $dev -x 0 "$@" >/tmp/pt_server.log 2>&1 &
+	server=$!
+	sleep 1
+	timeout 300 "$prog" -d $dev -x 0 "$@" 127.0.0.1 >/tmp/pt_client.log 2>&1
+	client=$?
+	wait $server
+	srv=$?
+	# The result line starts with the message size.
+	if [ $client -eq 0 ] && [ $srv -eq 0 ] && grep -Eq "^ +[0-9]+ +[0-9]+ +[0-9.]+" /tmp/pt_client.log; then
+		grep -E "^ +#bytes|^ +[0-9]+ +[0-9]+ +[0-9.]+" /tmp/pt_client.log | sed 's/^/# /'
+		ok "$name"
+	else
+		sed 's/^/# client: /' /tmp/pt_client.log
+		sed 's/^/# server: /' /tmp/pt_server.log
+		fail "$name"
+	fi
+}
+
 echo "TAP version 13"
-echo "1..6"
+echo "1..13"
 
 out=$(ibv_devinfo -v -d $dev 2>&1)
 if echo "$out" | grep -q "hca_id:	$dev" &&
@@ -48,4 +73,12 @@ pingpong rc_pingpong_with_events -e -n 200
 pingpong rc_pingpong_checks_data -c -n 200
 pingpong rc_pingpong_one_mib -s 1048576 -n 20
 pingpong rc_pingpong_32_bytes -s 32 -n 200
+# perftest 4.5 uses the classic post-send verbs on a device it does not know.
+perftest ib_write_bw ib_write_bw -s 65536 -n 200
+perftest ib_read_bw ib_read_bw -s 65536 -n 200
+perftest ib_send_bw ib_send_bw -s 65536 -n 200
+perftest ib_atomic_bw ib_atomic_bw -n 200
+perftest ib_write_lat ib_write_lat -s 8 -n 200
+perftest ib_read_lat ib_read_lat -s 8 -n 200
+perftest ib_send_lat ib_send_lat -s 8 -n 200
 exit $rc
