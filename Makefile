@@ -2,7 +2,8 @@
 # xrdma top-level build.  The two commands a user needs:
 #   make demo    boot a VM with an XRNIC, load the driver, show it come up
 #   make check   every test of every layer, ending "N passed, N failed, ..."
-# Both install missing Debian packages first (scripts/install-deps.sh).
+#   make bench   perftest on xrnic0 against rxe, and the engine against memcpy
+# Each installs missing Debian packages first (scripts/install-deps.sh).
 
 KVER = $(shell scripts/kernel-version.sh)
 KDIR = /usr/src/linux-headers-$(KVER)
@@ -29,6 +30,10 @@ selftests: deps
 check:
 	@scripts/check.sh
 
+# The first measurement (loopback on one device; Documentation/performance.rst).
+bench:
+	@scripts/bench-loopback.sh
+
 lint: deps
 	@scripts/lint.sh
 
@@ -51,4 +56,4 @@ clean:
 	$(MAKE) -C tools/testing/selftests/xrdma clean
 	rm -rf build
 
-.PHONY: provider all deps modules emu selftests check lint demo install clean
+.PHONY: bench provider all deps modules emu selftests check lint demo install clean

@@ -161,9 +161,10 @@ enum xrnic_vendor_err {
 /*
  * QP doorbell record: XRNIC_DB_RECORD_SIZE bytes at the QP's db_addr.  The
  * library writes the free-running producer indexes after writing the WQEs
- * (release); the device writes the consumer indexes after it has finished
- * with the WQEs before them (a send WQE is finished when its completion,
- * if any, is written), so a slot may be reused once ci has passed it.
+ * (release); the device writes the consumer indexes once it has finished
+ * with the WQEs before them, and before it writes their completions, so a
+ * slot may be reused once ci has passed it, and a WQE's completion implies
+ * that its slot is free.
  */
 struct xrnic_qp_db {
 	__le32	sq_pi;		/* library */

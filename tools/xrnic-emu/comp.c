@@ -61,23 +61,26 @@ void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp)
 
 	if (pi - qp->sq_ci > qp->sq_depth)
 		pi = qp->sq_ci + qp->sq_depth;
-	for (; qp->sq_ci != pi; qp->sq_ci++) {
+	/* Each slot is free before its completion shows (struct xrnic_qp_db). */
+	while (qp->sq_ci != pi) {
 		memcpy(&sqe, qp->sq + (size_t)(qp->sq_ci & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
 		       sizeof(sqe));
+		qp->sq_ci++;
+		__atomic_store_n(&qp->db->sq_ci, htole32(qp->sq_ci), __ATOMIC_RELEASE);
 		xe_comp_send(xe, qp, &sqe, XRNIC_WC_WR_FLUSH_ERR, XRNIC_VERR_FLUSH, 0);
 	}
-	__atomic_store_n(&qp->db->sq_ci, htole32(qp->sq_ci), __ATOMIC_RELEASE);
 
 	pi = le32toh(__atomic_load_n(&qp->db->rq_pi, __ATOMIC_ACQUIRE));
 	if (pi - qp->rq_ci > qp->rq_depth)
 		pi = qp->rq_ci + qp->rq_depth;
-	for (; qp->rq_ci != pi; qp->rq_ci++) {
+	while (qp->rq_ci != pi) {
 		memcpy(&rqe, qp->rq + (size_t)(qp->rq_ci & (qp->rq_depth - 1)) * XRNIC_RQE_SIZE,
 		       sizeof(rqe));
+		qp->rq_ci++;
+		__atomic_store_n(&qp->db->rq_ci, htole32(qp->rq_ci), __ATOMIC_RELEASE);
 		xe_comp_recv(xe, qp, le64toh(rqe.wr_id), XRNIC_WC_WR_FLUSH_ERR, XRNIC_VERR_FLUSH,
 			     XRNIC_WC_RECV, 0, 0, 0, 0);
 	}
-	__atomic_store_n(&qp->db->rq_ci, htole32(qp->rq_ci), __ATOMIC_RELEASE);
 	qp->wait_until = 0;
 	qp->retrying = false;
 }

@@ -73,14 +73,14 @@ static int xe_req_check(const struct xe_qp *qp, const struct xrnic_sqe *w,
 static void xe_req_done(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *w,
 			uint8_t status, uint8_t verr, uint32_t len)
 {
-	if (status != XRNIC_WC_SUCCESS || (w->flags & XRNIC_SQE_SIGNALED))
-		xe_comp_send(xe, qp, w, status, verr, len);
+	/* The slot is free before its completion shows: see struct xrnic_qp_db. */
 	qp->sq_ci++;
 	qp->retrying = false;
 	qp->wait_until = 0;
-	/* One PSN per MTU-sized packet the message would take on the wire. */
 	qp->attr.sq_psn = (qp->attr.sq_psn + 1) & XE_PSN_MASK;
 	__atomic_store_n(&qp->db->sq_ci, htole32(qp->sq_ci), __ATOMIC_RELEASE);
+	if (status != XRNIC_WC_SUCCESS || (w->flags & XRNIC_SQE_SIGNALED))
+		xe_comp_send(xe, qp, w, status, verr, len);
 	if (status != XRNIC_WC_SUCCESS)
 		xe_qp_to_err(xe, qp);
 }

@@ -71,8 +71,8 @@ static enum xe_answer xe_resp_recv_error(struct xe_dev *xe, struct xe_qp *qp,
 					 const struct xrnic_rqe *rqe, uint8_t status,
 					 uint8_t verr, enum xe_answer answer)
 {
-	xe_comp_recv(xe, qp, le64toh(rqe->wr_id), status, verr, XRNIC_WC_RECV, 0, 0, 0, 0);
 	xe_resp_rqe_done(qp);
+	xe_comp_recv(xe, qp, le64toh(rqe->wr_id), status, verr, XRNIC_WC_RECV, 0, 0, 0, 0);
 	xe_qp_to_err(xe, qp);
 	return answer;
 }
@@ -211,10 +211,11 @@ enum xe_answer xe_resp_request(struct xe_dev *xe, struct xe_request *req)
 		flags |= XRNIC_CQE_WITH_IMM;
 	if (req->solicited)
 		flags |= XRNIC_CQE_SOLICITED;
+	/* The slot is free before its completion shows. */
+	xe_resp_rqe_done(qp);
 	xe_comp_recv(xe, qp, le64toh(rqe.wr_id), XRNIC_WC_SUCCESS, XRNIC_VERR_NONE,
 		     req->opcode == XRNIC_WR_RDMA_WRITE_WITH_IMM ? XRNIC_WC_RECV_RDMA_WITH_IMM :
 								   XRNIC_WC_RECV,
 		     req->len, req->src_qpn, flags, req->imm);
-	xe_resp_rqe_done(qp);
 	return XE_ACK;
 }

@@ -6,15 +6,16 @@
  * checked.  No VM.
  */
 #include "xe_fixture.h"
+#include "loopback.h"
 
-#define PAGE		4096ull
-#define CQ_GPA		0x40000ull	/* CQ ring, its doorbell record a page on */
-#define CQ_DB_GPA	(CQ_GPA + PAGE)
-#define EQ_GPA		0x48000ull	/* the event queue of vector 1, then its db */
-#define QP_GPA(i)	(0x50000ull + (i) * 0x4000)	/* SQ, db, RQ of QP i */
-#define BUF_GPA		0x80000ull	/* MR: 3 pages of data */
+#define PAGE		XE_LB_PAGE
+#define CQ_GPA		XE_LB_CQ
+#define CQ_DB_GPA	XE_LB_CQ_DB
+#define EQ_GPA		XE_LB_EQ
+#define QP_GPA(i)	XE_LB_QP(i)
+#define BUF_GPA		XE_LB_BUF	/* the MR: 3 pages of data */
 #define BUF_LEN		(3 * PAGE)
-#define DEPTH		16
+#define DEPTH		XE_LB_DEPTH
 
 struct dp {
 	uint32_t pdn, cqn, key;
@@ -29,79 +30,18 @@ static uint8_t *gpa(struct _test_data_dev *self, uint64_t a)
 
 static struct xrnic_qp_db *qp_db(struct _test_data_dev *self, int i)
 {
-	return (void *)gpa(self, QP_GPA(i) + PAGE);
+	return (void *)gpa(self, XE_LB_QP_DB(i));
 }
 
-/* PD, MR over BUF_GPA (iova = GPA), one CQ with events, two RTS QPs. */
-/* Returns 0, or the status of the admin command that failed. */
+/* Two connected RTS QPs (loopback.c); 0 or the failed admin status. */
 static uint8_t dp_setup(struct _test_data_dev *self, struct dp *d, uint8_t rnr_retry)
 {
-	struct xrnic_cmd_eq eq = {
-		.ring_addr = htole64(EQ_GPA), .depth = htole32(16), .vector = htole16(1),
-		.db_addr = htole64(EQ_GPA + PAGE),
-	};
-	struct xrnic_cmd_create_cq cq = {
-		.ring_addr = htole64(CQ_GPA), .depth = htole32(64), .eq_vector = htole16(1),
-		.db_addr = htole64(CQ_DB_GPA),
-	};
-	struct xrnic_cmd_reg_mr mr = {
-		.access = htole32(XRNIC_ACCESS_ALL), .iova = htole64(BUF_GPA),
-		.length = htole64(BUF_LEN), .npages = htole32(3), .page_shift = 12,
-		.pages = { htole64(BUF_GPA), htole64(BUF_GPA + PAGE), htole64(BUF_GPA + 2 * PAGE) },
-	};
-	struct xrnic_acq_entry r;
-	uint8_t st;
-	int i;
+	struct xe_lb lb;
+	uint8_t st = xe_lb_setup(&self->xe, &lb, BUF_LEN, rnr_retry);
 
-	start(self);
-	memset(d, 0, sizeof(*d));
-	if ((st = admin(self, XRNIC_ADMIN_ALLOC_PD, NULL, &r.data)))
-		return st;
-	d->pdn = le32toh(r.pd.pdn);
-	mr.pdn = htole32(d->pdn);
-	if ((st = admin(self, XRNIC_ADMIN_REG_MR, &mr, &r.data)))
-		return st;
-	d->key = le32toh(r.mr.lkey);
-	if ((st = admin(self, XRNIC_ADMIN_CREATE_EQ, &eq, NULL)))
-		return st;
-	if ((st = admin(self, XRNIC_ADMIN_CREATE_CQ, &cq, &r.data)))
-		return st;
-	d->cqn = le32toh(r.cq.cqn);
-	for (i = 0; i < 2; i++) {
-		struct xrnic_cmd_create_qp c = {
-			.pdn = htole32(d->pdn), .send_cqn = htole32(d->cqn),
-			.recv_cqn = htole32(d->cqn), .sq_depth = htole32(DEPTH),
-			.rq_depth = htole32(DEPTH), .qp_type = XRNIC_QPT_RC,
-			.max_send_sge = XRNIC_MAX_SGE, .max_recv_sge = XRNIC_MAX_SGE,
-			.sq_addr = htole64(QP_GPA(i)), .rq_addr = htole64(QP_GPA(i) + 2 * PAGE),
-			.max_inline = htole32(XRNIC_MAX_INLINE), .db_addr = htole64(QP_GPA(i) + PAGE),
-		};
-		if ((st = admin(self, XRNIC_ADMIN_CREATE_QP, &c, &r.data)))
-		return st;
-		d->qpn[i] = le32toh(r.qp.qpn);
-	}
-	for (i = 0; i < 2; i++) {
-		struct xrnic_qp_attr a = {
-			.qpn = htole32(d->qpn[i]), .attr_mask = htole32(XRNIC_QP_STATE |
-				XRNIC_QP_ACCESS_FLAGS | XRNIC_QP_DEST_QPN | XRNIC_QP_RNR_RETRY),
-			.state = XRNIC_QPS_INIT, .dest_qpn = htole32(d->qpn[!i]),
-			.access_flags = htole32(XRNIC_ACCESS_REMOTE_WRITE |
-						XRNIC_ACCESS_REMOTE_READ |
-						XRNIC_ACCESS_REMOTE_ATOMIC),
-			.rnr_retry = rnr_retry,
-		};
-		if ((st = admin(self, XRNIC_ADMIN_MODIFY_QP, &a, NULL)))
-		return st;
-		a = (struct xrnic_qp_attr){ .qpn = htole32(d->qpn[i]),
-					    .attr_mask = htole32(XRNIC_QP_STATE),
-					    .state = XRNIC_QPS_RTR };
-		if ((st = admin(self, XRNIC_ADMIN_MODIFY_QP, &a, NULL)))
-		return st;
-		a.state = XRNIC_QPS_RTS;
-		if ((st = admin(self, XRNIC_ADMIN_MODIFY_QP, &a, NULL)))
-		return st;
-	}
-	return 0;
+	*d = (struct dp){ .pdn = lb.pdn, .cqn = lb.cqn, .key = lb.key,
+			  .qpn = { lb.qpn[0], lb.qpn[1] } };
+	return st;
 }
 
 /* Write a send WQE to QP i and publish it; run the device. */
@@ -122,7 +62,7 @@ static void post_recv(struct _test_data_dev *self, int i, uint64_t wr_id, uint64
 {
 	struct xrnic_qp_db *db = qp_db(self, i);
 	uint32_t pi = le32toh(db->rq_pi);
-	struct xrnic_rqe *r = (void *)gpa(self, QP_GPA(i) + 2 * PAGE + (pi % DEPTH) * 128);
+	struct xrnic_rqe *r = (void *)gpa(self, XE_LB_RQ(i) + (pi % DEPTH) * 128);
 
 	memset(r, 0, sizeof(*r));
 	r->wr_id = htole64(wr_id);
@@ -134,9 +74,10 @@ static void post_recv(struct _test_data_dev *self, int i, uint64_t wr_id, uint64
 /* The next CQE, or NULL; consumes it. */
 static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct dp *d)
 {
-	struct xrnic_cqe *e = (void *)gpa(self, CQ_GPA + (d->cq_ci % 64) * XRNIC_CQE_SIZE);
+	struct xrnic_cqe *e = (void *)gpa(self, CQ_GPA + (d->cq_ci % XE_LB_CQ_DEPTH) *
+					   XRNIC_CQE_SIZE);
 
-	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(d->cq_ci, 64))
+	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(d->cq_ci, XE_LB_CQ_DEPTH))
 		return NULL;
 	d->cq_ci++;
 	((struct xrnic_cq_db *)gpa(self, CQ_DB_GPA))->ci = htole32(d->cq_ci);

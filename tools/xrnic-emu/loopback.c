@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Two connected QPs on one device, for tests and benchmarks: see loopback.h. */
+#include <stdlib.h>
+
+#include "loopback.h"
+
+uint8_t xe_lb_admin(struct xe_dev *xe, struct xe_lb *lb, uint8_t opcode, const void *body,
+		    void *answer)
+{
+	struct xrnic_aq_entry *e = (void *)(xe->mem.base + XE_LB_AQ + (lb->next_cmd % 4) * 64);
+	struct xrnic_acq_entry *c = (void *)(xe->mem.base + XE_LB_ACQ + (lb->next_cmd % 4) * 64);
+
+	memset(e, 0, sizeof(*e));
+	e->opcode = opcode;
+	if (body)
+		memcpy(e->data, body, sizeof(e->data));
+	e->flags = xrnic_entry_phase(lb->next_cmd, 4);
+	lb->next_cmd++;
+	xe_doorbell(xe, XRNIC_VEC_ADMIN);
+	if ((c->flags & XRNIC_ENTRY_PHASE) != xrnic_entry_phase(lb->next_cmd - 1, 4))
+		return 0xff;
+	if (answer)
+		memcpy(answer, c->data, sizeof(c->data));
+	return c->status;
+}
+
+/* Page list of [XE_LB_BUF, + len): inline, or chained in the pages after it. */
+static void xe_lb_mr_pages(struct xe_dev *xe, struct xrnic_cmd_reg_mr *mr, uint64_t len)
+{
+	uint32_t n = (len + XE_LB_PAGE - 1) / XE_LB_PAGE, i;
+	uint64_t chain = XE_LB_BUF + (uint64_t)n * XE_LB_PAGE, *chunk = NULL;
+
+	mr->npages = htole32(n);
+	if (n <= XRNIC_PBL_INLINE_MAX) {
+		for (i = 0; i < n; i++)
+			mr->pages[i] = htole64(XE_LB_BUF + (uint64_t)i * XE_LB_PAGE);
+		return;
+	}
+	mr->pbl_mode = XRNIC_PBL_CHAINED;
+	mr->pbl_addr = htole64(chain);
+	for (i = 0; i < n; i++) {
+		if (i % XRNIC_PBL_CHUNK_ENTRIES == 0) {
+			chunk = (uint64_t *)(xe->mem.base + chain +
+					     (uint64_t)(i / XRNIC_PBL_CHUNK_ENTRIES) * XE_LB_PAGE);
+			chunk[XRNIC_PBL_CHUNK_ENTRIES] = htole64(chain + (uint64_t)(i /
+				XRNIC_PBL_CHUNK_ENTRIES + 1) * XE_LB_PAGE);
+		}
+		chunk[i % XRNIC_PBL_CHUNK_ENTRIES] = htole64(XE_LB_BUF + (uint64_t)i * XE_LB_PAGE);
+	}
+}
+
+uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8_t rnr_retry)
+{
+	static const uint8_t states[] = { XRNIC_QPS_INIT, XRNIC_QPS_RTR, XRNIC_QPS_RTS };
+	struct xrnic_cmd_eq eq = {
+		.ring_addr = htole64(XE_LB_EQ), .depth = htole32(16), .vector = htole16(1),
+		.db_addr = htole64(XE_LB_EQ + XE_LB_PAGE),
+	};
+	struct xrnic_cmd_create_cq cq = {
+		.ring_addr = htole64(XE_LB_CQ), .depth = htole32(XE_LB_CQ_DEPTH),
+		.eq_vector = htole16(1), .db_addr = htole64(XE_LB_CQ_DB),
+	};
+	struct xrnic_cmd_reg_mr mr = {
+		.access = htole32(XRNIC_ACCESS_ALL), .iova = htole64(XE_LB_BUF),
+		.length = htole64(buf_len), .page_shift = 12,
+	};
+	struct xrnic_acq_entry r;
+	uint8_t st;
+	size_t s;
+	int i;
+
+	xe_reg_write(xe, XRNIC_REG_DEV_CTL, XRNIC_DEV_CTL_RESET);
+	xe_doorbell(xe, XRNIC_VEC_ADMIN);
+	memset(xe->mem.base, 0, xe->mem.size);
+	memset(lb, 0, sizeof(*lb));
+	xe_reg_write(xe, XRNIC_REG_AQ_BASE_LO, XE_LB_AQ);
+	xe_reg_write(xe, XRNIC_REG_ACQ_BASE_LO, XE_LB_ACQ);
+	xe_reg_write(xe, XRNIC_REG_AENQ_BASE_LO, XE_LB_AENQ);
+	xe_reg_write(xe, XRNIC_REG_AQ_DEPTH, 4);
+	xe_reg_write(xe, XRNIC_REG_AENQ_DEPTH, 4);
+	xe_reg_write(xe, XRNIC_REG_AQ_CTL, XRNIC_AQ_CTL_ENABLE);
+	xe_doorbell(xe, XRNIC_VEC_ADMIN);
+	if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_ALLOC_PD, NULL, r.data)))
+		return st;
+	lb->pdn = le32toh(r.pd.pdn);
+	mr.pdn = htole32(lb->pdn);
+	xe_lb_mr_pages(xe, &mr, buf_len);
+	if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_REG_MR, &mr, r.data)))
+		return st;
+	lb->key = le32toh(r.mr.lkey);
+	if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_EQ, &eq, NULL)) ||
+	    (st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_CQ, &cq, r.data)))
+		return st;
+	lb->cqn = le32toh(r.cq.cqn);
+	for (i = 0; i < 2; i++) {
+		struct xrnic_cmd_create_qp c = {
+			.pdn = htole32(lb->pdn), .send_cqn = htole32(lb->cqn),
+			.recv_cqn = htole32(lb->cqn), .sq_depth = htole32(XE_LB_DEPTH),
+			.rq_depth = htole32(XE_LB_DEPTH), .qp_type = XRNIC_QPT_RC,
+			.max_send_sge = XRNIC_MAX_SGE, .max_recv_sge = XRNIC_MAX_SGE,
+			.sq_addr = htole64(XE_LB_QP(i)), .rq_addr = htole64(XE_LB_RQ(i)),
+			.max_inline = htole32(XRNIC_MAX_INLINE), .db_addr = htole64(XE_LB_QP_DB(i)),
+		};
+
+		if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_QP, &c, r.data)))
+			return st;
+		lb->qpn[i] = le32toh(r.qp.qpn);
+	}
+	for (i = 0; i < 2; i++) {
+		struct xrnic_qp_attr a = {
+			.qpn = htole32(lb->qpn[i]),
+			.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS |
+					     XRNIC_QP_DEST_QPN | XRNIC_QP_RNR_RETRY),
+			.dest_qpn = htole32(lb->qpn[!i]),
+			.access_flags = htole32(XRNIC_ACCESS_REMOTE_WRITE |
+						XRNIC_ACCESS_REMOTE_READ |
+						XRNIC_ACCESS_REMOTE_ATOMIC),
+			.rnr_retry = rnr_retry,
+		};
+
+		for (s = 0; s < sizeof(states); s++) {
+			a.state = states[s];
+			if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL)))
+				return st;
+			a = (struct xrnic_qp_attr){ .qpn = htole32(lb->qpn[i]),
+						    .attr_mask = htole32(XRNIC_QP_STATE) };
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A device set up as the driver would, for the host tests, the data-path
+ * fuzzer and the engine benchmark: an admin queue, one PD, one MR over a
+ * range of guest RAM, one event queue, one CQ and two RC QPs in RTS
+ * connected to each other (loopback).  Guest RAM layout below.
+ */
+#ifndef XE_LOOPBACK_H
+#define XE_LOOPBACK_H
+
+#include "xe.h"
+
+#define XE_LB_PAGE		4096u
+#define XE_LB_AQ		0x1000u
+#define XE_LB_ACQ		0x2000u
+#define XE_LB_AENQ		0x3000u
+#define XE_LB_CQ		0x10000u	/* XE_LB_CQ_DEPTH CQEs, then its db page */
+#define XE_LB_CQ_DB		(XE_LB_CQ + XE_LB_PAGE)
+#define XE_LB_CQ_DEPTH		64
+#define XE_LB_EQ		0x12000u	/* 16 EQEs, then its db */
+#define XE_LB_QP(i)		(0x20000u + (i) * 0x4000u)	/* SQ, db, RQ */
+#define XE_LB_QP_DB(i)		(XE_LB_QP(i) + XE_LB_PAGE)
+#define XE_LB_RQ(i)		(XE_LB_QP(i) + 2 * XE_LB_PAGE)
+#define XE_LB_DEPTH		16
+#define XE_LB_BUF		0x40000u	/* the MR */
+
+struct xe_lb {
+	uint32_t pdn, cqn, key;
+	uint32_t qpn[2];
+	uint32_t next_cmd;
+};
+
+/*
+ * Reset the device, zero guest RAM and set everything up; the MR covers
+ * buf_len bytes from XE_LB_BUF (iova = guest address).  rnr_retry is the
+ * QPs'.  Returns 0 or the status of the admin command that failed.
+ */
+uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8_t rnr_retry);
+
+/* One admin command on the 4-entry admin queue; returns its status. */
+uint8_t xe_lb_admin(struct xe_dev *xe, struct xe_lb *lb, uint8_t opcode, const void *body,
+		    void *answer);
+
+#endif /* XE_LOOPBACK_H */
