@@ -301,7 +301,6 @@ static struct verbs_context *xrnic_alloc_context(struct ibv_device *ibdev, int c
 		errno = EPROTO;		/* a kernel of another interface version */
 		goto err_free;
 	}
-	ctx->max_inline = resp.drv.max_inline;
 	if (resp.drv.db_mmap_key && resp.drv.db_offset <= XRNIC_PAGE_SIZE - 4) {
 		ctx->db_page = mmap(NULL, XRNIC_PAGE_SIZE, PROT_WRITE, MAP_SHARED, cmd_fd,
 				    resp.drv.db_mmap_key);

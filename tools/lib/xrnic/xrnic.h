@@ -14,7 +14,6 @@ struct xrnic_context {
 	uint8_t *db_page;		/* the doorbell page, mapped uncached */
 	volatile uint32_t *db;		/* the Doorbell register in it */
 	uint32_t db_value;
-	uint32_t max_inline;
 };
 
 /* A ring mapped from the kernel; its doorbell record at db_offset. */
