@@ -4,6 +4,7 @@
 #define XR_CORE_PRIV_H
 
 #include <linux/cdev.h>
+#include <linux/netlink.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
@@ -180,5 +181,8 @@ void xr_restrack_del(struct xr_device *xdev, struct xr_uobject *uobj);
 /* netlink.c */
 int xr_nl_init(void);
 void xr_nl_exit(void);
+int xr_nl_unicast(struct sk_buff *skb, u32 portid);
+int xr_nldev_rcv_msg(struct sk_buff *skb, struct nlmsghdr *nlh,
+		     struct netlink_ext_ack *extack);
 
 #endif /* XR_CORE_PRIV_H */
