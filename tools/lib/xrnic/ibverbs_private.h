@@ -83,6 +83,8 @@ struct verbs_cq {
 
 struct verbs_xrcd;
 
+#define XRV_VERBS_QP_EX		(1u << 1)	/* verbs_qp.comp_mask: qp_ex is set up */
+
 struct verbs_qp {
 	union {
 		struct ibv_qp qp;
@@ -247,6 +249,10 @@ int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp, struct ibv_qp_init_attr *attr,
 		      struct ibv_create_qp *cmd, size_t cmd_size,
 		      struct ib_uverbs_create_qp_resp *resp, size_t resp_size);
+int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp,
+			 struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp *cmd,
+			 size_t cmd_size, struct ib_uverbs_create_qp_resp *resp,
+			 size_t resp_size);
 int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 		      struct ibv_modify_qp *cmd, size_t cmd_size);
 int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr, int attr_mask,

@@ -172,15 +172,25 @@ static void xrnic_wq_init(struct xrnic_wq *wq, uint8_t *ring, uint32_t depth, ui
 	pthread_spin_init(&wq->lock, PTHREAD_PROCESS_PRIVATE);
 }
 
-static struct ibv_qp *xrnic_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+#define XRNIC_SEND_OPS	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | \
+			 IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
+			 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
+			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+
+/* RC QPs, classic or extended (with the post-send API of qp_ex.c). */
+static struct ibv_qp *xrnic_create_qp_ex(struct ibv_context *ibctx,
+					 struct ibv_qp_init_attr_ex *attr)
 {
-	struct xrnic_context *ctx = to_xctx(pd->context);
+	struct xrnic_context *ctx = to_xctx(ibctx);
 	struct xrnic_create_qp_answer resp = {};
 	struct ibv_create_qp cmd;
 	struct xrnic_qp *qp;
 	int ret;
 
-	if (attr->qp_type != IBV_QPT_RC || attr->srq) {
+	if (attr->qp_type != IBV_QPT_RC || attr->srq ||
+	    (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) ||
+	    ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
+	     (attr->send_ops_flags & ~XRNIC_SEND_OPS))) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -191,21 +201,23 @@ static struct ibv_qp *xrnic_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return NULL;
-	ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd), &resp.ibv,
-				sizeof(resp));
+	ret = ibv_cmd_create_qp_ex(ibctx, &qp->vqp, attr, &cmd, sizeof(cmd), &resp.ibv,
+				   sizeof(resp));
 	if (ret)
 		goto err_free;
-	ret = xrnic_map(pd->context, &qp->sq_map, resp.drv.sq_mmap_key, resp.drv.sq_size);
+	ret = xrnic_map(ibctx, &qp->sq_map, resp.drv.sq_mmap_key, resp.drv.sq_size);
 	if (!ret)
-		ret = xrnic_map(pd->context, &qp->rq_map, resp.drv.rq_mmap_key, resp.drv.rq_size);
+		ret = xrnic_map(ibctx, &qp->rq_map, resp.drv.rq_mmap_key, resp.drv.rq_size);
 	if (ret)
 		goto err_destroy;
 	qp->db = (struct xrnic_qp_db *)(qp->sq_map.buf + resp.drv.db_offset);
-	/* The granted sizes, as ibv_cmd_create_qp wrote them back into attr. */
+	/* The granted sizes, as the kernel answered them. */
 	xrnic_wq_init(&qp->sq, qp->sq_map.buf, resp.ibv.max_send_wr, resp.ibv.max_send_sge);
 	xrnic_wq_init(&qp->rq, qp->rq_map.buf, resp.ibv.max_recv_wr, resp.ibv.max_recv_sge);
 	qp->max_inline = resp.ibv.max_inline_data;
 	qp->sq_sig_all = attr->sq_sig_all;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+		xrnic_qp_ex_init(qp);
 	return &qp->vqp.qp;
 
 err_destroy:
@@ -216,6 +228,21 @@ err_free:
 	free(qp);
 	errno = ret;
 	return NULL;
+}
+
+static struct ibv_qp *xrnic_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct ibv_qp_init_attr_ex ex = {
+		.qp_context = attr->qp_context, .send_cq = attr->send_cq,
+		.recv_cq = attr->recv_cq, .srq = attr->srq, .cap = attr->cap,
+		.qp_type = attr->qp_type, .sq_sig_all = attr->sq_sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD, .pd = pd,
+	};
+	struct ibv_qp *qp = xrnic_create_qp_ex(pd->context, &ex);
+
+	if (qp)
+		attr->cap = ex.cap;	/* what was granted, as ibv_cmd_create_qp() tells */
+	return qp;
 }
 
 static int xrnic_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
@@ -266,6 +293,7 @@ static const struct verbs_context_ops xrnic_ctx_ops = {
 	.alloc_pd = xrnic_alloc_pd,
 	.create_cq = xrnic_create_cq,
 	.create_qp = xrnic_create_qp,
+	.create_qp_ex = xrnic_create_qp_ex,
 	.dealloc_pd = xrnic_dealloc_pd,
 	.dereg_mr = xrnic_dereg_mr,
 	.destroy_cq = xrnic_destroy_cq,

@@ -48,6 +48,9 @@ struct xrnic_qp {
 	struct xrnic_wq sq, rq;
 	uint32_t max_inline;
 	int sq_sig_all;
+	/* ibv_wr_start() .. complete(): the first slot, and the first error */
+	uint32_t wr_start_pi;
+	int wr_err;
 };
 
 static inline struct xrnic_context *to_xctx(struct ibv_context *ctx)
@@ -70,6 +73,9 @@ static inline void xrnic_ring_doorbell(struct xrnic_context *ctx)
 {
 	*ctx->db = ctx->db_value;
 }
+
+/* qp_ex.c */
+void xrnic_qp_ex_init(struct xrnic_qp *qp);
 
 /* datapath.c */
 int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);

@@ -643,6 +643,71 @@ TEST_F(loop, data_path_makes_no_system_call)
 	EXPECT_EQ(1, ns.done);
 }
 
+/* The extended QP's post-send API: a batch goes out whole or not at all. */
+TEST_F(loop, new_post_send_api)
+{
+	struct ibv_qp_init_attr_ex ex = {
+		.send_cq = self->cq, .recv_cq = self->cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 2,
+			 .max_recv_sge = 2, .max_inline_data = 32 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = self->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_SEND |
+				  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD,
+	};
+	struct ibv_sge rsge = { (uintptr_t)self->dst + 4096, 64, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .wr_id = 3, .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	uint64_t *counter = (uint64_t *)(self->dst + 8192);
+	struct ibv_qp_ex *qpx;
+	struct ibv_qp *qp;
+	struct ibv_wc wc;
+	int i, n;
+
+	ASSERT_NE(NULL, qp = ibv_create_qp_ex(self->ctx, &ex));
+	ASSERT_NE(NULL, qpx = ibv_qp_to_qp_ex(qp));
+	ASSERT_EQ(0, connect_qp(qp, self->qp[1]->qp_num, 0));
+	ASSERT_EQ(0, connect_qp(self->qp[1], qp->qp_num, 0));
+	fill(self->src, 4096, 8);
+	*counter = 5;
+	ASSERT_EQ(0, ibv_post_recv(self->qp[1], &rwr, &bad_r));
+
+	ibv_wr_start(qpx);
+	qpx->wr_id = 1;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(qpx, self->dst_mr->rkey, (uintptr_t)self->dst);
+	ibv_wr_set_sge(qpx, self->src_mr->lkey, (uintptr_t)self->src, 4096);
+	qpx->wr_id = 2;
+	ibv_wr_send(qpx);
+	ibv_wr_set_inline_data(qpx, self->src, 20);
+	qpx->wr_id = 4;
+	ibv_wr_atomic_fetch_add(qpx, self->dst_mr->rkey, (uintptr_t)counter, 10);
+	ibv_wr_set_sge(qpx, self->src_mr->lkey, (uintptr_t)self->src + 8192, 8);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	for (n = 0, i = 0; i < 4; i++) {
+		ASSERT_EQ(0, poll_one(self->cq, &wc));
+		EXPECT_EQ(IBV_WC_SUCCESS, wc.status) TH_LOG("wr_id %lu", (unsigned long)wc.wr_id);
+		n += wc.wr_id;
+	}
+	EXPECT_EQ(1 + 2 + 3 + 4, n);
+	EXPECT_EQ(0, memcmp(self->src, self->dst, 4096));
+	EXPECT_EQ(0, memcmp(self->src, self->dst + 4096, 20));
+	EXPECT_EQ(15, *counter);
+
+	/* An aborted batch, and one with a bad SGE count: nothing is sent. */
+	ibv_wr_start(qpx);
+	ibv_wr_rdma_write(qpx, self->dst_mr->rkey, (uintptr_t)self->dst);
+	ibv_wr_set_sge(qpx, self->src_mr->lkey, (uintptr_t)self->src, 8);
+	ibv_wr_abort(qpx);
+	ibv_wr_start(qpx);
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(qpx, self->dst_mr->rkey, (uintptr_t)self->dst);
+	ibv_wr_set_sge_list(qpx, 3, (struct ibv_sge[3]){});
+	EXPECT_EQ(EINVAL, ibv_wr_complete(qpx));
+	usleep(100000);
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+	EXPECT_EQ(0, ibv_destroy_qp(qp));
+}
+
 /* 128 connected pairs at once, each moving its own data. */
 TEST_F(loop, many_qps_at_once)
 {

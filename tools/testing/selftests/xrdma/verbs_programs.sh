@@ -71,7 +71,7 @@ perftest() {
 }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..14"
 
 out=$(ibv_devinfo -v -d $dev 2>&1)
 if echo "$out" | grep -q "hca_id:	$dev" &&
@@ -88,6 +88,7 @@ pingpong rc_pingpong_with_events -e -n 200
 pingpong rc_pingpong_checks_data -c -n 200
 pingpong rc_pingpong_one_mib -s 1048576 -n 20
 pingpong rc_pingpong_32_bytes -s 32 -n 200
+pingpong rc_pingpong_new_post_send_api -N -n 200
 # perftest 4.5 uses the classic post-send verbs on a device it does not know.
 perftest ib_write_bw ib_write_bw -s 65536 -n 200
 perftest ib_read_bw ib_read_bw -s 65536 -n 200
