@@ -666,7 +666,13 @@ TEST_F(loop, new_post_send_api)
 	ASSERT_NE(NULL, qp = ibv_create_qp_ex(self->ctx, &ex));
 	ASSERT_NE(NULL, qpx = ibv_qp_to_qp_ex(qp));
 	ASSERT_EQ(0, connect_qp(qp, self->qp[1]->qp_num, 0));
-	ASSERT_EQ(0, connect_qp(self->qp[1], qp->qp_num, 0));
+	{
+		struct ibv_qp_attr a = { .qp_state = IBV_QPS_RESET };
+
+		/* qp[1] now answers the new QP. */
+		ASSERT_EQ(0, ibv_modify_qp(self->qp[1], &a, IBV_QP_STATE));
+		ASSERT_EQ(0, connect_qp(self->qp[1], qp->qp_num, 0));
+	}
 	fill(self->src, 4096, 8);
 	*counter = 5;
 	ASSERT_EQ(0, ibv_post_recv(self->qp[1], &rwr, &bad_r));
