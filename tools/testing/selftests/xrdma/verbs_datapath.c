@@ -714,6 +714,38 @@ TEST_F(loop, new_post_send_api)
 	EXPECT_EQ(0, ibv_destroy_qp(qp));
 }
 
+/* More completions than the CQ holds: the CQ's owner hears of the overrun. */
+TEST_F(loop, cq_overrun_is_reported)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct pollfd pfd = { .fd = self->ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	struct ibv_qp *qp[2];
+	struct ibv_cq *cq;
+	int i;
+
+	ASSERT_NE(NULL, cq = ibv_create_cq(self->ctx, 2, NULL, NULL, 0));
+	ASSERT_EQ(2, cq->cqe);
+	ASSERT_NE(NULL, qp[0] = make_qp(self->pd, cq, 0));
+	ASSERT_NE(NULL, qp[1] = make_qp(self->pd, self->cq, 0));
+	ASSERT_EQ(0, connect_qp(qp[0], qp[1]->qp_num, 0));
+	ASSERT_EQ(0, connect_qp(qp[1], qp[0]->qp_num, 0));
+	wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
+	wr.wr.rdma.rkey = self->dst_mr->rkey;
+	for (i = 0; i < 4; i++)		/* never polled */
+		ASSERT_EQ(0, ibv_post_send(qp[0], &wr, &bad));
+	ASSERT_EQ(1, poll(&pfd, 1, POLL_SECONDS * 1000));
+	ASSERT_EQ(0, ibv_get_async_event(self->ctx, &ev));
+	EXPECT_EQ(IBV_EVENT_CQ_ERR, ev.event_type);
+	EXPECT_EQ(cq, ev.element.cq);
+	ibv_ack_async_event(&ev);
+	EXPECT_EQ(0, ibv_destroy_qp(qp[0]));
+	EXPECT_EQ(0, ibv_destroy_qp(qp[1]));
+	EXPECT_EQ(0, ibv_destroy_cq(cq));
+}
+
 /* 128 connected pairs at once, each moving its own data. */
 TEST_F(loop, many_qps_at_once)
 {
