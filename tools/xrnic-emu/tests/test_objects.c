@@ -725,6 +725,70 @@ TEST_F(dev, create_cq_answers_cqn_and_destroy_frees_it)
 	EXPECT_EQ(XRNIC_STATUS_OK, create_cq(self, 0, XE_MAX_CQE / 2, 0, &a));
 }
 
+/* The doorbell record and the event queue of a CQ are checked too. */
+TEST_F(dev, create_cq_checks_its_doorbell_record_and_event_queue)
+{
+	struct xrnic_cmd_create_cq c = {
+		.ring_addr = htole64(CQ_GPA), .depth = htole32(2), .eq_vector = htole16(2),
+	};
+	struct xrnic_cmd_cq r;
+
+	start(self);
+	/* Vector 2 has no event queue yet. */
+	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, admin(self, XRNIC_ADMIN_CREATE_CQ, &c, NULL));
+	c.eq_vector = 0;
+	c.db_addr = htole64(CQ_GPA + PAGE + 8);
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, admin(self, XRNIC_ADMIN_CREATE_CQ, &c, NULL));
+	c.db_addr = htole64(RAM_SIZE);
+	EXPECT_EQ(XRNIC_STATUS_BAD_ADDRESS, admin(self, XRNIC_ADMIN_CREATE_CQ, &c, NULL));
+	c.db_addr = htole64(CQ_GPA + PAGE);
+	c.reserved0 = htole16(1);
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_CREATE_CQ, &c, NULL));
+	c.reserved0 = 0;
+	EXPECT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_CREATE_CQ, &c, &r));
+}
+
+TEST_F(dev, create_eq_checks_vector_ring_and_use)
+{
+	struct xrnic_cmd_eq e = {
+		.ring_addr = htole64(EQ_GPA + PAGE), .depth = htole32(64), .vector = htole16(1),
+		.db_addr = htole64(EQ_GPA + PAGE + 64 * XRNIC_EQE_SIZE),
+	};
+	struct xrnic_cmd_eq d = { .vector = htole16(1) };
+	uint32_t cqn;
+
+	start(self);
+	e.vector = htole16(XRNIC_VEC_ADMIN);
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	e.vector = htole16(4);		/* the device has 4 vectors: 0..3 */
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	e.vector = htole16(1);
+	e.depth = htole32(3);
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	e.depth = htole32(2 * XRNIC_MAX_EQ_DEPTH);
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	e.depth = htole32(64);
+	e.ring_addr = htole64(EQ_GPA + 64);
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	e.ring_addr = htole64(RAM_SIZE);
+	EXPECT_EQ(XRNIC_STATUS_BAD_ADDRESS, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	e.ring_addr = htole64(EQ_GPA + PAGE);
+	e.reserved[0] = 1;
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	e.reserved[0] = 0;
+	EXPECT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	EXPECT_EQ(XRNIC_STATUS_BUSY, admin(self, XRNIC_ADMIN_CREATE_EQ, &e, NULL));
+	/* Not while a CQ uses it; DESTROY_EQ takes the vector alone. */
+	ASSERT_EQ(XRNIC_STATUS_OK, create_cq(self, CQ_GPA, 2, 1, &cqn));
+	EXPECT_EQ(XRNIC_STATUS_BUSY, admin(self, XRNIC_ADMIN_DESTROY_EQ, &d, NULL));
+	EXPECT_EQ(XRNIC_STATUS_OK, destroy_cq(self, cqn));
+	d.depth = htole32(64);
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_DESTROY_EQ, &d, NULL));
+	d.depth = 0;
+	EXPECT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_DESTROY_EQ, &d, NULL));
+	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, admin(self, XRNIC_ADMIN_DESTROY_EQ, &d, NULL));
+}
+
 TEST_F(dev, create_cq_rejects_bad_ring_depth_vector_and_reserved_bytes)
 {
 	static const struct {
