@@ -427,6 +427,33 @@ static const struct file_operations xr_uverbs_fops = {
 	.llseek = no_llseek,
 };
 
+/* A new mmap key for kernel pages (@cpu_addr) or device memory (@io_addr). */
+static int xr_mmap_add(struct xr_ufile *ufile, void *cpu_addr,
+		       phys_addr_t io_addr, size_t size, u64 *key)
+{
+	struct xr_mmap_entry *entry;
+	u32 index;
+	int ret;
+
+	lockdep_assert_held(&ufile->lock);
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry)
+		return -ENOMEM;
+	entry->cpu_addr = cpu_addr;
+	entry->io_addr = io_addr;
+	entry->size = size;
+	mutex_lock(&ufile->mmap_lock);
+	ret = xa_alloc(&ufile->mmaps, &index, entry,
+		       XA_LIMIT(1, (U32_MAX >> PAGE_SHIFT)), GFP_KERNEL);
+	mutex_unlock(&ufile->mmap_lock);
+	if (ret) {
+		kfree(entry);
+		return ret;
+	}
+	*key = (u64)index << PAGE_SHIFT;
+	return 0;
+}
+
 /**
  * xr_mmap_insert - let user space map a driver buffer of this context
  * @ufile: the context, whose lock the caller holds (inside a command)
@@ -441,26 +468,7 @@ static const struct file_operations xr_uverbs_fops = {
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 		   u64 *key)
 {
-	struct xr_mmap_entry *entry;
-	u32 index;
-	int ret;
-
-	lockdep_assert_held(&ufile->lock);
-	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
-	if (!entry)
-		return -ENOMEM;
-	entry->cpu_addr = cpu_addr;
-	entry->size = size;
-	mutex_lock(&ufile->mmap_lock);
-	ret = xa_alloc(&ufile->mmaps, &index, entry,
-		       XA_LIMIT(1, (U32_MAX >> PAGE_SHIFT)), GFP_KERNEL);
-	mutex_unlock(&ufile->mmap_lock);
-	if (ret) {
-		kfree(entry);
-		return ret;
-	}
-	*key = (u64)index << PAGE_SHIFT;
-	return 0;
+	return xr_mmap_add(ufile, cpu_addr, 0, size, key);
 }
 EXPORT_SYMBOL_GPL(xr_mmap_insert);
 
@@ -474,33 +482,14 @@ EXPORT_SYMBOL_GPL(xr_mmap_insert);
  * The entry lives as long as the context: the core withdraws it when the
  * file is closed or cut off its device, and zaps the mappings then.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL for an unaligned range, or -ENOMEM.
  */
 int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
 		      size_t size, u64 *key)
 {
-	struct xr_mmap_entry *entry;
-	u32 index;
-	int ret;
-
-	lockdep_assert_held(&ufile->lock);
 	if (WARN_ON(!io_addr || !PAGE_ALIGNED(io_addr) || !PAGE_ALIGNED(size)))
 		return -EINVAL;
-	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
-	if (!entry)
-		return -ENOMEM;
-	entry->io_addr = io_addr;
-	entry->size = size;
-	mutex_lock(&ufile->mmap_lock);
-	ret = xa_alloc(&ufile->mmaps, &index, entry,
-		       XA_LIMIT(1, (U32_MAX >> PAGE_SHIFT)), GFP_KERNEL);
-	mutex_unlock(&ufile->mmap_lock);
-	if (ret) {
-		kfree(entry);
-		return ret;
-	}
-	*key = (u64)index << PAGE_SHIFT;
-	return 0;
+	return xr_mmap_add(ufile, NULL, io_addr, size, key);
 }
 EXPORT_SYMBOL_GPL(xr_mmap_insert_io);
 
