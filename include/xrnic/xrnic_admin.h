@@ -270,12 +270,12 @@ enum xrnic_counter {
 	XRNIC_CNT_RX_PACKETS,
 	XRNIC_CNT_TX_BYTES,
 	XRNIC_CNT_RX_BYTES,
+	XRNIC_CNT_RX_DROPPED,		/* packets the transport dropped */
 	XRNIC_NUM_COUNTERS,
 };
 
 struct xrnic_resp_query_stats {
 	__le64	counters[XRNIC_NUM_COUNTERS];
-	__u8	reserved[8];
 };
 
 /* QUERY_RESOURCES answer: the objects the device holds now. */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Completions of work requests, and the error state: a QP in ERR completes
- * every outstanding WQE of both queues with WR_FLUSH_ERR.
+ * The completer: answers to the requester's packets (ACKs, NAKs, READ
+ * responses, atomic ACKs) become completions of the head WQE, data written
+ * into its local buffer, retries or errors.  Also the completion entries
+ * themselves, and the error state: a QP in ERR completes every outstanding
+ * WQE of both queues with WR_FLUSH_ERR.
  */
-#include "xe.h"
+#include "transport.h"
 
 static const uint8_t xe_wc_opcode[XRNIC_WR_NUM_OPCODES] = {
 	[XRNIC_WR_SEND]			= XRNIC_WC_SEND,
@@ -15,8 +18,8 @@ static const uint8_t xe_wc_opcode[XRNIC_WR_NUM_OPCODES] = {
 	[XRNIC_WR_ATOMIC_FETCH_AND_ADD]	= XRNIC_WC_FETCH_ADD,
 };
 
-void xe_comp_send(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *wqe,
-		  uint8_t status, uint8_t vendor_err, uint32_t byte_len)
+static void xe_comp_send(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *wqe,
+			 uint8_t status, uint8_t vendor_err, uint32_t byte_len)
 {
 	struct xrnic_cqe cqe = {
 		.wr_id = wqe->wr_id,
@@ -28,6 +31,129 @@ void xe_comp_send(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *w
 	};
 
 	xe_cq_post(xe, qp->send_cqn, &cqe);
+}
+
+void xe_comp_wqe(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t vendor_err,
+		 uint32_t byte_len)
+{
+	struct xe_qp_req *r = &qp->req;
+
+	/* The slot is free before its completion shows: see struct xrnic_qp_db. */
+	qp->sq_ci++;
+	r->busy = false;
+	r->timer = XE_TIMER_NONE;
+	r->wait_until = 0;
+	__atomic_store_n(&qp->db->sq_ci, htole32(qp->sq_ci), __ATOMIC_RELEASE);
+	if (status != XRNIC_WC_SUCCESS || (r->wqe.flags & XRNIC_SQE_SIGNALED))
+		xe_comp_send(xe, qp, &r->wqe, status, vendor_err, byte_len);
+	if (status != XRNIC_WC_SUCCESS)
+		xe_qp_to_err(xe, qp);
+}
+
+/* Work completion status of each NAK code (IBTA 9.9.5 and table 44). */
+static const uint8_t xe_nak_status[] = {
+	[XE_NAK_INV_REQ]	= XRNIC_WC_REM_INV_REQ_ERR,
+	[XE_NAK_REM_ACCESS]	= XRNIC_WC_REM_ACCESS_ERR,
+	[XE_NAK_REM_OP]		= XRNIC_WC_REM_OP_ERR,
+};
+
+static const uint8_t xe_nak_verr[] = {
+	[XE_NAK_INV_REQ]	= XRNIC_VERR_RECV_LEN,
+	[XE_NAK_REM_ACCESS]	= XRNIC_VERR_RKEY,
+	[XE_NAK_REM_OP]		= XRNIC_VERR_NONE,
+};
+
+/* ACKNOWLEDGE: an ACK of the message's last packet completes it; a NAK fails or retries it. */
+static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt *p, uint32_t rel)
+{
+	struct xe_qp_req *r = &qp->req;
+	uint8_t code = p->syndrome & XE_AETH_VALUE_MASK;
+
+	switch (p->syndrome & XE_AETH_TYPE_MASK) {
+	case 0:		/* ACK */
+		if (r->wqe.opcode == XRNIC_WR_RDMA_READ || xe_wr_is_atomic(r->wqe.opcode))
+			return false;
+		if (rel == r->npsn - 1)
+			xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, r->local.len);
+		return true;
+	case XE_AETH_RNR_NAK:
+		if (!xe_req_rnr_retry(qp, p->psn, code))
+			xe_comp_wqe(xe, qp, XRNIC_WC_RNR_RETRY_EXC_ERR, XRNIC_VERR_RNR, 0);
+		return true;
+	case XE_AETH_NAK:
+		if (code == XE_NAK_PSN_SEQ) {
+			if (!xe_req_seq_retry(qp, p->psn))
+				xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
+			return true;
+		}
+		if (code >= ARRAY_SIZE(xe_nak_status) || !xe_nak_status[code])
+			return false;
+		xe_comp_wqe(xe, qp, xe_nak_status[code], xe_nak_verr[code], 0);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* READ response packet rel of the message: its payload goes into the local buffer. */
+static bool xe_comp_read(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx,
+			 uint32_t rel)
+{
+	struct xe_qp_req *r = &qp->req;
+	const struct xe_pkt *p = &rx->pkt;
+	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu);
+	bool last = rel == r->npsn - 1;
+	uint64_t off = (uint64_t)rel * mtu;
+
+	if (r->wqe.opcode != XRNIC_WR_RDMA_READ || p->psn != r->resp_psn ||
+	    !(p->mask & XE_PKT_FIRST) != (rel != 0) || !(p->mask & XE_PKT_LAST) != !last ||
+	    p->payload_len != (last ? r->local.len - off : mtu))
+		return false;
+	if (xe_buf_copy(xe, &r->local, off, rx->payload, rx->payload_off, p->payload_len)) {
+		/* The local MR went away under the READ. */
+		xe_comp_wqe(xe, qp, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY, 0);
+		return true;
+	}
+	r->resp_psn = (r->resp_psn + 1) & XE_PSN_MASK;
+	if (last)
+		xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, r->local.len);
+	return true;
+}
+
+/* ATOMIC_ACKNOWLEDGE: the original value goes into the local buffer. */
+static bool xe_comp_atomic(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt *p)
+{
+	struct xe_qp_req *r = &qp->req;
+	uint64_t orig = p->orig;
+	struct xe_buf src = { .host = (const uint8_t *)&orig, .len = sizeof(orig) };
+
+	if (!xe_wr_is_atomic(r->wqe.opcode))
+		return false;
+	if (xe_buf_copy(xe, &r->local, 0, &src, 0, sizeof(orig)))
+		xe_comp_wqe(xe, qp, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY, 0);
+	else
+		xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, sizeof(orig));
+	return true;
+}
+
+void xe_comp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
+{
+	struct xe_qp_req *r = &qp->req;
+	const struct xe_pkt *p = &rx->pkt;
+	uint32_t rel = xe_psn_diff(p->psn, r->first_psn);
+	bool used;
+
+	/* Only answers within the message in flight count; others are stale. */
+	if (qp->state != XRNIC_QPS_RTS || !r->busy || rel >= r->npsn)
+		used = false;
+	else if (p->mask & XE_PKT_ACK)
+		used = xe_comp_ack(xe, qp, p, rel);
+	else if (p->mask & XE_PKT_READ)
+		used = xe_comp_read(xe, qp, rx, rel);
+	else
+		used = xe_comp_atomic(xe, qp, p);
+	if (!used)
+		xe->counters[XRNIC_CNT_RX_DROPPED]++;
 }
 
 void xe_comp_recv(struct xe_dev *xe, struct xe_qp *qp, uint64_t wr_id, uint8_t status,
@@ -81,8 +207,8 @@ void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp)
 		xe_comp_recv(xe, qp, le64toh(rqe.wr_id), XRNIC_WC_WR_FLUSH_ERR, XRNIC_VERR_FLUSH,
 			     XRNIC_WC_RECV, 0, 0, 0, 0);
 	}
-	qp->wait_until = 0;
-	qp->retrying = false;
+	memset(&qp->req, 0, sizeof(qp->req));
+	memset(&qp->resp, 0, sizeof(qp->resp));
 }
 
 void xe_qp_to_err(struct xe_dev *xe, struct xe_qp *qp)

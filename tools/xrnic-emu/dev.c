@@ -194,8 +194,8 @@ int64_t xe_dev_poll(struct xe_dev *xe)
 			progress = true;
 		if (pass == XE_POLL_PASSES)
 			xe->work = true;
-		if (qp->wait_until) {
-			wait = qp->wait_until > now ? qp->wait_until - now : 0;
+		if (qp->req.busy && qp->req.timer != XE_TIMER_NONE) {
+			wait = qp->req.wait_until > now ? qp->req.wait_until - now : 0;
 			if (next < 0 || wait < next)
 				next = wait;
 		}

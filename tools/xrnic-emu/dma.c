@@ -2,7 +2,7 @@
 /* The data mover: see dma.h. */
 #include <errno.h>
 
-#include "dma.h"
+#include "xe.h"
 
 /* A position in a buffer. */
 struct xe_cursor {
@@ -53,6 +53,18 @@ static void xe_cursor_advance(struct xe_cursor *c, uint64_t n)
 	c->off += n;
 }
 
+/* A cursor at byte off of buf (past the end: xe_cursor_map() fails). */
+static struct xe_cursor xe_cursor_at(const struct xe_buf *buf, uint64_t off)
+{
+	struct xe_cursor c = { .buf = buf };
+
+	if (buf->piece)
+		while (c.piece < buf->npieces && off >= buf->piece[c.piece].len)
+			off -= buf->piece[c.piece++].len;
+	c.off = off;
+	return c;
+}
+
 int xe_buf_check(const struct xe_dev *xe, const struct xe_buf *buf)
 {
 	uint64_t gpa, avail;
@@ -73,14 +85,17 @@ int xe_buf_check(const struct xe_dev *xe, const struct xe_buf *buf)
 	return 0;
 }
 
-int xe_buf_copy(const struct xe_dev *xe, const struct xe_buf *dst, const struct xe_buf *src,
-		uint64_t len)
+int xe_buf_copy(const struct xe_dev *xe, const struct xe_buf *dst, uint64_t dst_off,
+		const struct xe_buf *src, uint64_t src_off, uint64_t len)
 {
-	struct xe_cursor d = { .buf = dst }, s = { .buf = src };
+	struct xe_cursor d = xe_cursor_at(dst, dst_off), s = xe_cursor_at(src, src_off);
 	uint64_t dn, sn, n;
 	uint8_t *dp, *sp;
 	int err;
 
+	if (dst_off > dst->len || len > dst->len - dst_off || src_off > src->len ||
+	    len > src->len - src_off)
+		return -EFAULT;
 	while (len) {
 		err = xe_cursor_map(xe, &d, len, &dp, &dn);
 		if (!err)

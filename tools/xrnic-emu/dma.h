@@ -8,7 +8,9 @@
 #ifndef XE_DMA_H
 #define XE_DMA_H
 
-#include "xe.h"
+#include <stdint.h>
+
+struct xe_dev;
 
 /* One piece of a buffer: len bytes at addr under key. */
 struct xe_piece {
@@ -34,13 +36,14 @@ struct xe_buf {
 int xe_buf_check(const struct xe_dev *xe, const struct xe_buf *buf);
 
 /*
- * Copy len bytes from src to dst, both checked with xe_buf_check(), from
- * their starts.  Returns 0, or -EFAULT if a translation failed on the way
- * (an MR changed under the copy; the guest cannot do that between check
- * and copy, as both run in one device step).
+ * Copy len bytes from src at src_off to dst at dst_off; both are checked
+ * (xe_buf_check()) or translated on the way, piece by piece.  Returns 0,
+ * -EFAULT if a range runs past its buffer, or the negative errno of
+ * xe_mr_translate() when a piece is not accessible (an MR deregistered
+ * between the packets of one message).
  */
-int xe_buf_copy(const struct xe_dev *xe, const struct xe_buf *dst, const struct xe_buf *src,
-		uint64_t len);
+int xe_buf_copy(const struct xe_dev *xe, const struct xe_buf *dst, uint64_t dst_off,
+		const struct xe_buf *src, uint64_t src_off, uint64_t len);
 
 /* Host pointer to the 8 aligned bytes at the start of a checked buf. */
 uint64_t *xe_buf_word(const struct xe_dev *xe, const struct xe_buf *buf);

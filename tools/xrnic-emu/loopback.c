@@ -110,8 +110,10 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 		struct xrnic_qp_attr a = {
 			.qpn = htole32(lb->qpn[i]),
 			.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS |
-					     XRNIC_QP_DEST_QPN | XRNIC_QP_RNR_RETRY),
+					     XRNIC_QP_DEST_QPN | XRNIC_QP_RNR_RETRY |
+					     XRNIC_QP_PATH_MTU),
 			.dest_qpn = htole32(lb->qpn[!i]),
+			.path_mtu = XE_LB_PATH_MTU,
 			.access_flags = htole32(XRNIC_ACCESS_REMOTE_WRITE |
 						XRNIC_ACCESS_REMOTE_READ |
 						XRNIC_ACCESS_REMOTE_ATOMIC),

@@ -3,7 +3,7 @@
  * A device set up as the driver would, for the host tests, the data-path
  * fuzzer and the engine benchmark: an admin queue, one PD, one MR over a
  * range of guest RAM, one event queue, one CQ and two RC QPs in RTS
- * connected to each other (loopback).  Guest RAM layout below.
+ * connected to each other (loopback) with a 4096-byte path MTU.  Guest RAM layout below.
  */
 #ifndef XE_LOOPBACK_H
 #define XE_LOOPBACK_H
@@ -23,6 +23,7 @@
 #define XE_LB_RQ(i)		(XE_LB_QP(i) + 2 * XE_LB_PAGE)
 #define XE_LB_DEPTH		16
 #define XE_LB_BUF		0x40000u	/* the MR */
+#define XE_LB_PATH_MTU		5		/* IB_MTU_4096, as perftest picks */
 
 struct xe_lb {
 	uint32_t pdn, cqn, key;

@@ -5,7 +5,7 @@
  * transition requires is the kernel core's business (ib_modify_qp_is_ok());
  * the device checks that the transition is legal and each value in range.
  */
-#include "xe.h"
+#include "transport.h"
 
 #define XE_QP_ACCESS		(XRNIC_ACCESS_REMOTE_WRITE | XRNIC_ACCESS_REMOTE_READ | \
 				 XRNIC_ACCESS_REMOTE_ATOMIC)
@@ -341,8 +341,8 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		qp->attr = xe_qp_defaults;
 		qp->sq_ci = 0;
 		qp->rq_ci = 0;
-		qp->wait_until = 0;
-		qp->retrying = false;
+		memset(&qp->req, 0, sizeof(qp->req));
+		memset(&qp->resp, 0, sizeof(qp->resp));
 		__atomic_store_n(&qp->db->sq_ci, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&qp->db->rq_ci, 0, __ATOMIC_RELEASE);
 	} else if (qp->state == XRNIC_QPS_ERR) {

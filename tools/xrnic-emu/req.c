@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The requester: takes the send queue's WQEs in order, checks each (opcode,
- * flags, SGEs and their lkeys), hands the request to the responder of the
- * destination QP and completes the WQE from the answer: success, an error
- * that moves the QP to ERR, or a retry later (RNR NAK, or no answer) within
- * the QP's rnr_retry and retry_cnt.
+ * flags, SGEs and their lkeys) and sends it as request packets: a SEND or
+ * WRITE cut at the path MTU into FIRST, MIDDLE and LAST packets (or one
+ * ONLY), one PSN each; a READ as one request that takes a PSN for each
+ * response packet it asks for; an atomic as one request.  The completer
+ * (comp.c) completes the WQE from the answers; the requester resends from
+ * a PSN when the completer asks for it (an RNR NAK, a sequence NAK) and
+ * when no answer came within the QP's timeout, within rnr_retry and
+ * retry_cnt.
  */
 #include <errno.h>
 
-#include "resp.h"
+#include "transport.h"
 
 #define XE_RETRY_INFINITE	7	/* rnr_retry 7: retry for ever */
-#define XE_PSN_MASK		0xffffff
 
 /* IB RNR NAK timer codes (IBA table 45) in microseconds; code 0 is 655.36 ms. */
 static const uint32_t xe_rnr_timer_us[32] = {
@@ -30,8 +33,7 @@ static int64_t xe_ack_timeout_ns(uint8_t timeout)
 static int xe_req_check(const struct xe_qp *qp, const struct xrnic_sqe *w,
 			struct xe_piece *pieces, struct xe_buf *local)
 {
-	bool is_atomic = w->opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP ||
-			 w->opcode == XRNIC_WR_ATOMIC_FETCH_AND_ADD;
+	bool is_atomic = xe_wr_is_atomic(w->opcode);
 	bool is_read = w->opcode == XRNIC_WR_RDMA_READ;
 	const struct xrnic_sge *sge = is_atomic ? &w->atomic.sge : w->sge;
 	unsigned int i, n = is_atomic ? 1 : w->num_sge;
@@ -69,50 +71,153 @@ static int xe_req_check(const struct xe_qp *qp, const struct xrnic_sqe *w,
 	return 0;
 }
 
-/* Complete the head WQE and move on. */
-static void xe_req_done(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *w,
-			uint8_t status, uint8_t verr, uint32_t len)
+/* The packets a SEND or WRITE of len bytes takes at the path MTU: one at least. */
+static uint32_t xe_req_packets(uint64_t len, uint32_t mtu)
 {
-	/* The slot is free before its completion shows: see struct xrnic_qp_db. */
-	qp->sq_ci++;
-	qp->retrying = false;
-	qp->wait_until = 0;
-	qp->attr.sq_psn = (qp->attr.sq_psn + 1) & XE_PSN_MASK;
-	__atomic_store_n(&qp->db->sq_ci, htole32(qp->sq_ci), __ATOMIC_RELEASE);
-	if (status != XRNIC_WC_SUCCESS || (w->flags & XRNIC_SQE_SIGNALED))
-		xe_comp_send(xe, qp, w, status, verr, len);
-	if (status != XRNIC_WC_SUCCESS)
-		xe_qp_to_err(xe, qp);
+	return len ? (len + mtu - 1) / mtu : 1;
 }
 
-/* Schedule a retry of the head WQE; false when none is left. */
-static bool xe_req_retry(struct xe_dev *xe, struct xe_qp *qp, bool rnr, uint8_t rnr_timer)
+bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code)
 {
-	uint8_t *left = rnr ? &qp->rnr_left : &qp->retry_left;
+	struct xe_qp_req *r = &qp->req;
 
-	(void)xe;
-	if (!qp->retrying) {
-		qp->retrying = true;
-		qp->rnr_left = qp->attr.rnr_retry;
-		qp->retry_left = qp->attr.retry_cnt;
-	}
-	if (!(rnr && qp->attr.rnr_retry == XE_RETRY_INFINITE)) {
-		if (!*left)
+	if (qp->attr.rnr_retry != XE_RETRY_INFINITE) {
+		if (!r->rnr_left)
 			return false;
-		(*left)--;
+		r->rnr_left--;
 	}
-	qp->wait_until = xe_now_ns() + (rnr ? (int64_t)xe_rnr_timer_us[rnr_timer & 31] * 1000 :
-					      xe_ack_timeout_ns(qp->attr.timeout));
+	r->next_psn = psn;
+	r->timer = XE_TIMER_RNR;
+	r->wait_until = xe_now_ns() + (int64_t)xe_rnr_timer_us[rnr_code & 31] * 1000;
+	return true;
+}
+
+bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
+{
+	struct xe_qp_req *r = &qp->req;
+
+	if (!r->retry_left)
+		return false;
+	r->retry_left--;
+	r->next_psn = psn;
+	r->timer = XE_TIMER_RESEND;
+	r->wait_until = 0;
+	return true;
+}
+
+/* Start the ACK timer: the packets are out, the answer is not in. */
+static void xe_req_wait_answer(struct xe_qp *qp)
+{
+	qp->req.timer = XE_TIMER_ACK;
+	qp->req.wait_until = xe_now_ns() + xe_ack_timeout_ns(qp->attr.timeout);
+}
+
+/* The BTH opcode of packet i of n of a SEND or WRITE. */
+static uint8_t xe_req_opcode(uint8_t wr, uint32_t i, uint32_t n)
+{
+	static const uint8_t ops[][4] = {
+		/* FIRST, MIDDLE, LAST, ONLY */
+		[XRNIC_WR_SEND] = { XE_OP_SEND_FIRST, XE_OP_SEND_MIDDLE, XE_OP_SEND_LAST,
+				    XE_OP_SEND_ONLY },
+		[XRNIC_WR_SEND_WITH_IMM] = { XE_OP_SEND_FIRST, XE_OP_SEND_MIDDLE,
+					     XE_OP_SEND_LAST_IMM, XE_OP_SEND_ONLY_IMM },
+		[XRNIC_WR_RDMA_WRITE] = { XE_OP_WRITE_FIRST, XE_OP_WRITE_MIDDLE, XE_OP_WRITE_LAST,
+					  XE_OP_WRITE_ONLY },
+		[XRNIC_WR_RDMA_WRITE_WITH_IMM] = { XE_OP_WRITE_FIRST, XE_OP_WRITE_MIDDLE,
+						   XE_OP_WRITE_LAST_IMM, XE_OP_WRITE_ONLY_IMM },
+	};
+
+	return ops[wr][n == 1 ? 3 : i == 0 ? 0 : i == n - 1 ? 2 : 1];
+}
+
+/*
+ * Send the head WQE's packets from next_psn on, until the last is out or
+ * an answer (in loopback it comes at once) completed the WQE or asked for
+ * a retry.
+ */
+static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
+{
+	struct xe_qp_req *r = &qp->req;
+	const struct xrnic_sqe *w = &r->wqe;
+	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu), i;
+	struct xe_pkt p;
+
+	r->timer = XE_TIMER_NONE;
+	r->wait_until = 0;
+	while (r->busy && r->timer == XE_TIMER_NONE &&
+	       (i = xe_psn_diff(r->next_psn, r->first_psn)) < r->npsn) {
+		p = (struct xe_pkt){ .qpn = qp->attr.dest_qpn, .psn = r->next_psn, .ackreq = true };
+		switch (w->opcode) {
+		case XRNIC_WR_RDMA_READ:
+			p.opcode = XE_OP_READ_REQUEST;
+			p.va = le64toh(w->remote_addr);
+			p.rkey = le32toh(w->rkey);
+			p.dma_len = r->local.len;
+			/* A resent READ asks again for all of it. */
+			r->next_psn = r->first_psn;
+			r->resp_psn = r->first_psn;
+			break;
+		case XRNIC_WR_ATOMIC_CMP_AND_SWP:
+		case XRNIC_WR_ATOMIC_FETCH_AND_ADD:
+			p.opcode = w->opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP ? XE_OP_CMP_SWAP :
+									      XE_OP_FETCH_ADD;
+			p.va = le64toh(w->remote_addr);
+			p.rkey = le32toh(w->rkey);
+			p.swap_add = w->opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP ?
+				     le64toh(w->atomic.swap) : le64toh(w->atomic.compare_add);
+			p.compare = le64toh(w->atomic.compare_add);
+			break;
+		default:
+			p.opcode = xe_req_opcode(w->opcode, i, r->npsn);
+			p.ackreq = i == r->npsn - 1;
+			p.se = p.ackreq && (w->flags & XRNIC_SQE_SOLICITED);
+			p.va = le64toh(w->remote_addr);
+			p.rkey = le32toh(w->rkey);
+			p.dma_len = r->local.len;
+			p.imm = w->imm_data_be;
+			p.payload_len = i == r->npsn - 1 ? r->local.len - (uint64_t)i * mtu : mtu;
+			break;
+		}
+		/* The PSN moves on before the answer can come back. */
+		r->next_psn = (r->next_psn + (p.opcode == XE_OP_READ_REQUEST ? r->npsn : 1)) &
+			      XE_PSN_MASK;
+		xe_wire_send(xe, &p, &r->local, (uint64_t)i * mtu);
+	}
+	if (r->busy && r->timer == XE_TIMER_NONE)
+		xe_req_wait_answer(qp);
+}
+
+/* Take the head WQE: check it, and set up its PSNs; false if it failed. */
+static bool xe_req_start(struct xe_dev *xe, struct xe_qp *qp)
+{
+	struct xe_qp_req *r = &qp->req;
+	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu);
+
+	/* The guest may rewrite the slot: work on a copy. */
+	memcpy(&r->wqe, qp->sq + (size_t)(qp->sq_ci & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
+	       sizeof(r->wqe));
+	r->busy = true;
+	if (xe_req_check(qp, &r->wqe, r->pieces, &r->local)) {
+		xe_comp_wqe(xe, qp, XRNIC_WC_LOC_QP_OP_ERR, XRNIC_VERR_BAD_WQE, 0);
+		return false;
+	}
+	if (xe_buf_check(xe, &r->local)) {
+		xe_comp_wqe(xe, qp, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY, 0);
+		return false;
+	}
+	r->first_psn = qp->attr.sq_psn;
+	r->next_psn = r->first_psn;
+	r->resp_psn = r->first_psn;
+	r->npsn = xe_wr_is_atomic(r->wqe.opcode) ? 1 : xe_req_packets(r->local.len, mtu);
+	r->rnr_left = qp->attr.rnr_retry;
+	r->retry_left = qp->attr.retry_cnt;
+	qp->attr.sq_psn = (r->first_psn + r->npsn) & XE_PSN_MASK;
 	return true;
 }
 
 bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 {
-	struct xe_piece pieces[XRNIC_MAX_SGE];
-	struct xe_request req;
-	struct xe_buf local;
-	struct xrnic_sqe w;
-	enum xe_answer ans;
+	struct xe_qp_req *r = &qp->req;
 	uint32_t pi;
 
 	if (qp->state == XRNIC_QPS_ERR) {
@@ -125,6 +230,21 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 	}
 	if (qp->state != XRNIC_QPS_RTS)
 		return false;
+	if (r->busy) {
+		if (r->wait_until && xe_now_ns() < r->wait_until)
+			return false;
+		/* No answer in time: send the message again. */
+		if (r->timer == XE_TIMER_ACK) {
+			if (!r->retry_left) {
+				xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
+				return true;
+			}
+			r->retry_left--;
+			r->next_psn = r->first_psn;
+		}
+		xe_req_send(xe, qp);
+		return true;
+	}
 	pi = le32toh(__atomic_load_n(&qp->db->sq_pi, __ATOMIC_ACQUIRE));
 	if (pi == qp->sq_ci)
 		return false;
@@ -135,59 +255,7 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 		xe_qp_to_err(xe, qp);
 		return true;
 	}
-	if (qp->wait_until && xe_now_ns() < qp->wait_until)
-		return false;
-
-	/* The guest may rewrite the slot: work on a copy. */
-	memcpy(&w, qp->sq + (size_t)(qp->sq_ci & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
-	       sizeof(w));
-	if (xe_req_check(qp, &w, pieces, &local)) {
-		xe_req_done(xe, qp, &w, XRNIC_WC_LOC_QP_OP_ERR, XRNIC_VERR_BAD_WQE, 0);
-		return true;
-	}
-	if (xe_buf_check(xe, &local)) {
-		xe_req_done(xe, qp, &w, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY, 0);
-		return true;
-	}
-
-	req = (struct xe_request){
-		.opcode = w.opcode,
-		.src_qpn = qp->qpn,
-		.dest_qpn = qp->attr.dest_qpn,
-		.data = &local,
-		.len = local.len,
-		.raddr = le64toh(w.remote_addr),
-		.rkey = le32toh(w.rkey),
-		.imm = w.imm_data_be,
-		.solicited = w.flags & XRNIC_SQE_SOLICITED,
-		.compare_add = le64toh(w.atomic.compare_add),
-		.swap = le64toh(w.atomic.swap),
-	};
-	if (w.opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP || w.opcode == XRNIC_WR_ATOMIC_FETCH_AND_ADD)
-		req.len = sizeof(uint64_t);
-	ans = xe_resp_request(xe, &req);
-
-	switch (ans) {
-	case XE_ACK:
-		xe_req_done(xe, qp, &w, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, req.len);
-		break;
-	case XE_NAK_RNR:
-		if (!xe_req_retry(xe, qp, true, req.rnr_timer))
-			xe_req_done(xe, qp, &w, XRNIC_WC_RNR_RETRY_EXC_ERR, XRNIC_VERR_RNR, 0);
-		break;
-	case XE_NO_ANSWER:
-		if (!xe_req_retry(xe, qp, false, 0))
-			xe_req_done(xe, qp, &w, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
-		break;
-	case XE_NAK_INV_REQ:
-		xe_req_done(xe, qp, &w, XRNIC_WC_REM_INV_REQ_ERR, XRNIC_VERR_RECV_LEN, 0);
-		break;
-	case XE_NAK_REM_ACCESS:
-		xe_req_done(xe, qp, &w, XRNIC_WC_REM_ACCESS_ERR, XRNIC_VERR_RKEY, 0);
-		break;
-	case XE_NAK_REM_OP:
-		xe_req_done(xe, qp, &w, XRNIC_WC_REM_OP_ERR, XRNIC_VERR_NONE, 0);
-		break;
-	}
+	if (xe_req_start(xe, qp))
+		xe_req_send(xe, qp);
 	return true;
 }

@@ -1,221 +1,355 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The responder: executes a request on its QP (a SEND into the next receive
- * WQE, a WRITE, READ or atomic on a local MR under an rkey) and answers ACK
- * or NAK.  A responder error that is its own (a receive WQE too small or
- * with a bad lkey) completes the receive WQE with an error and moves the QP
- * to ERR; a remote access violation moves it to ERR with an async event, as
- * the IB spec's responder class of errors says.
+ * The responder: executes request packets on its QP in PSN order (a SEND
+ * into the next receive WQE, a WRITE, READ or atomic on a local MR under
+ * an rkey) and answers with an ACK when asked, READ response packets, an
+ * atomic ACK, or a NAK.  Each packet passes the checks below in order; the
+ * first that fails gives the verdict.  A responder error that is its own (a
+ * receive WQE too small or with a bad lkey) completes the receive WQE with
+ * an error; it, an invalid request and a remote access violation (with an
+ * async event) move the QP to ERR, as the IB spec's responder classes of
+ * errors say.
  */
 #include <errno.h>
 
-#include "resp.h"
+#include "transport.h"
 
-/* Access the responder's QP must grant for each opcode. */
-static const uint32_t xe_qp_access_need[XRNIC_WR_NUM_OPCODES] = {
-	[XRNIC_WR_RDMA_WRITE]		= XRNIC_ACCESS_REMOTE_WRITE,
-	[XRNIC_WR_RDMA_WRITE_WITH_IMM]	= XRNIC_ACCESS_REMOTE_WRITE,
-	[XRNIC_WR_RDMA_READ]		= XRNIC_ACCESS_REMOTE_READ,
-	[XRNIC_WR_ATOMIC_CMP_AND_SWP]	= XRNIC_ACCESS_REMOTE_ATOMIC,
-	[XRNIC_WR_ATOMIC_FETCH_AND_ADD]	= XRNIC_ACCESS_REMOTE_ATOMIC,
+/* What becomes of a request packet. */
+enum xe_verdict {
+	XE_V_DONE,		/* executed; answered when it asked (AckReq) */
+	XE_V_ANSWERED,		/* executed and answered (READ, atomics) */
+	XE_V_DROP,		/* not for a QP that receives: dropped */
+	XE_V_DUPLICATE,		/* an old PSN: dropped (answered once there is a wire) */
+	XE_V_RNR,			/* no receive WQE: RNR NAK, try again later */
+	XE_V_NAK_SEQ,		/* a PSN ahead of the expected one */
+	XE_V_NAK_INV_REQ,
+	XE_V_NAK_ACCESS,
+	XE_V_NAK_OP,
 };
 
-static bool xe_opcode_consumes_rqe(uint8_t opcode)
+/* Access the responder's QP must grant for each kind of request. */
+static uint32_t xe_qp_access_need(uint32_t mask)
 {
-	return opcode == XRNIC_WR_SEND || opcode == XRNIC_WR_SEND_WITH_IMM ||
-	       opcode == XRNIC_WR_RDMA_WRITE_WITH_IMM;
+	if (mask & XE_PKT_WRITE)
+		return XRNIC_ACCESS_REMOTE_WRITE;
+	if (mask & XE_PKT_READ)
+		return XRNIC_ACCESS_REMOTE_READ;
+	if (mask & XE_PKT_ATOMIC)
+		return XRNIC_ACCESS_REMOTE_ATOMIC;
+	return 0;
 }
 
-static enum xe_answer xe_resp_access_error(struct xe_dev *xe, struct xe_qp *qp)
+/* An ACK, NAK, READ response or atomic ACK to the requester. */
+static void xe_resp_answer(struct xe_dev *xe, struct xe_qp *qp, struct xe_pkt *p,
+			   const struct xe_buf *payload, uint64_t payload_off)
 {
-	xe_aenq_post(xe, XRNIC_EVENT_QP_ACCESS, qp->qpn, 0);
-	xe_qp_to_err(xe, qp);
-	return XE_NAK_REM_ACCESS;
+	p->qpn = qp->attr.dest_qpn;
+	p->msn = qp->resp.msn;
+	xe_wire_send(xe, p, payload, payload_off);
 }
 
-/* The remote range of a WRITE, READ or atomic, under the responder's PD. */
-static void xe_resp_range(const struct xe_qp *qp, const struct xe_request *req,
-			  struct xe_piece *piece, struct xe_buf *buf, uint32_t access)
+static void xe_resp_ack(struct xe_dev *xe, struct xe_qp *qp, uint32_t psn, uint8_t syndrome)
 {
-	*piece = (struct xe_piece){ .key = req->rkey, .addr = req->raddr, .len = req->len };
-	*buf = (struct xe_buf){
-		.piece = piece, .npieces = 1, .pdn = qp->pdn, .access = access, .len = req->len,
-	};
+	struct xe_pkt p = { .opcode = XE_OP_ACKNOWLEDGE, .psn = psn, .syndrome = syndrome };
+
+	xe_resp_answer(xe, qp, &p, NULL, 0);
 }
 
-/* Take the next receive WQE, or answer RNR. */
-static enum xe_answer xe_resp_rqe(struct xe_dev *xe, struct xe_qp *qp, struct xrnic_rqe *rqe)
+static enum xe_verdict xe_check_psn(const struct xe_qp *qp, const struct xe_pkt *p)
+{
+	if (p->psn == qp->attr.rq_psn)
+		return XE_V_DONE;
+	return xe_psn_before(p->psn, qp->attr.rq_psn) ? XE_V_DUPLICATE : XE_V_NAK_SEQ;
+}
+
+/* FIRST after LAST, MIDDLE and LAST of the message begun, nothing else. */
+static enum xe_verdict xe_check_op_seq(const struct xe_qp *qp, const struct xe_pkt *p)
+{
+	if (qp->resp.msg)
+		return (p->mask & qp->resp.msg) && !(p->mask & XE_PKT_FIRST) ? XE_V_DONE :
+									      XE_V_NAK_INV_REQ;
+	return p->mask & XE_PKT_FIRST ? XE_V_DONE : XE_V_NAK_INV_REQ;
+}
+
+/* Payload at most the path MTU, and exactly it but in the last packet. */
+static enum xe_verdict xe_check_length(const struct xe_qp *qp, const struct xe_pkt *p)
+{
+	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu);
+
+	if (p->payload_len > mtu || (!(p->mask & XE_PKT_LAST) && p->payload_len != mtu))
+		return XE_V_NAK_INV_REQ;
+	if ((p->mask & XE_PKT_RETH) && p->dma_len > XE_PORT_MAX_MSG_SZ)
+		return XE_V_NAK_INV_REQ;
+	return XE_V_DONE;
+}
+
+static enum xe_verdict xe_check_qp_access(const struct xe_qp *qp, const struct xe_pkt *p)
+{
+	uint32_t need = xe_qp_access_need(p->mask);
+
+	if (!(p->mask & XE_PKT_FIRST))
+		return XE_V_DONE;
+	return (qp->attr.access_flags & need) == need ? XE_V_DONE : XE_V_NAK_ACCESS;
+}
+
+/* The next receive WQE, copied into resp.rqe; RNR when there is none. */
+static enum xe_verdict xe_resp_take_rqe(struct xe_dev *xe, struct xe_qp *qp)
 {
 	uint32_t pi = le32toh(__atomic_load_n(&qp->db->rq_pi, __ATOMIC_ACQUIRE));
 
 	if (pi - qp->rq_ci > qp->rq_depth) {
 		xe_aenq_post(xe, XRNIC_EVENT_QP_FATAL, qp->qpn, 0);
-		xe_qp_to_err(xe, qp);
-		return XE_NAK_REM_OP;
+		return XE_V_NAK_OP;
 	}
 	if (pi == qp->rq_ci)
-		return XE_NAK_RNR;
-	memcpy(rqe, qp->rq + (size_t)(qp->rq_ci & (qp->rq_depth - 1)) * XRNIC_RQE_SIZE,
-	       sizeof(*rqe));
-	return XE_ACK;
+		return XE_V_RNR;
+	memcpy(&qp->resp.rqe, qp->rq + (size_t)(qp->rq_ci & (qp->rq_depth - 1)) * XRNIC_RQE_SIZE,
+	       sizeof(qp->resp.rqe));
+	return XE_V_DONE;
 }
 
-static void xe_resp_rqe_done(struct xe_qp *qp)
+/* Complete the receive WQE in resp.rqe; the slot is free before its completion shows. */
+static void xe_resp_rqe_done(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t verr,
+			     uint8_t opcode, uint32_t byte_len, const struct xe_pkt *p)
 {
+	uint32_t flags = 0;
+
 	qp->rq_ci++;
 	__atomic_store_n(&qp->db->rq_ci, htole32(qp->rq_ci), __ATOMIC_RELEASE);
+	if (status == XRNIC_WC_SUCCESS) {
+		if (p->mask & XE_PKT_IMMDT)
+			flags |= XRNIC_CQE_WITH_IMM;
+		if (p->se)
+			flags |= XRNIC_CQE_SOLICITED;
+	}
+	xe_comp_recv(xe, qp, le64toh(qp->resp.rqe.wr_id), status, verr, opcode, byte_len,
+		     qp->attr.dest_qpn, flags, status == XRNIC_WC_SUCCESS ? p->imm : 0);
 }
 
-/* Fail the receive WQE with status, and the QP with it. */
-static enum xe_answer xe_resp_recv_error(struct xe_dev *xe, struct xe_qp *qp,
-					 const struct xrnic_rqe *rqe, uint8_t status,
-					 uint8_t verr, enum xe_answer answer)
+/* Fail the receive WQE with status; the caller's verdict moves the QP to ERR. */
+static enum xe_verdict xe_resp_recv_error(struct xe_dev *xe, struct xe_qp *qp,
+					  const struct xe_pkt *p, uint8_t status, uint8_t verr,
+					  enum xe_verdict verdict)
 {
-	xe_resp_rqe_done(qp);
-	xe_comp_recv(xe, qp, le64toh(rqe->wr_id), status, verr, XRNIC_WC_RECV, 0, 0, 0, 0);
-	xe_qp_to_err(xe, qp);
-	return answer;
+	xe_resp_rqe_done(xe, qp, status, verr, XRNIC_WC_RECV, 0, p);
+	return verdict;
 }
 
-/* SEND: scatter the payload into the receive WQE's SGEs. */
-static enum xe_answer xe_resp_send(struct xe_dev *xe, struct xe_qp *qp,
-				   const struct xrnic_rqe *rqe, const struct xe_request *req)
+/* SEND: scatter each packet's payload into the receive WQE's SGEs. */
+static enum xe_verdict xe_exec_send(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 {
-	struct xe_piece pieces[XRNIC_MAX_SGE];
-	struct xe_buf dst = { .piece = pieces, .pdn = qp->pdn, .access = XRNIC_ACCESS_LOCAL_WRITE };
+	struct xe_qp_resp *r = &qp->resp;
+	const struct xe_pkt *p = &rx->pkt;
+	enum xe_verdict v;
 	unsigned int i;
 
-	if (rqe->num_sge > qp->max_recv_sge)
-		return xe_resp_recv_error(xe, qp, rqe, XRNIC_WC_LOC_QP_OP_ERR, XRNIC_VERR_BAD_WQE,
-					  XE_NAK_REM_OP);
-	for (i = 0; i < rqe->num_sge; i++) {
-		pieces[i] = (struct xe_piece){
-			.key = le32toh(rqe->sge[i].lkey),
-			.addr = le64toh(rqe->sge[i].addr),
-			.len = le32toh(rqe->sge[i].length),
-		};
-		dst.len += pieces[i].len;
+	if (p->mask & XE_PKT_FIRST) {
+		v = xe_resp_take_rqe(xe, qp);
+		if (v != XE_V_DONE)
+			return v;
+		if (r->rqe.num_sge > qp->max_recv_sge)
+			return xe_resp_recv_error(xe, qp, p, XRNIC_WC_LOC_QP_OP_ERR,
+						  XRNIC_VERR_BAD_WQE, XE_V_NAK_OP);
+		r->dst = (struct xe_buf){ .piece = r->pieces, .npieces = r->rqe.num_sge,
+					  .pdn = qp->pdn, .access = XRNIC_ACCESS_LOCAL_WRITE };
+		for (i = 0; i < r->rqe.num_sge; i++) {
+			r->pieces[i] = (struct xe_piece){
+				.key = le32toh(r->rqe.sge[i].lkey),
+				.addr = le64toh(r->rqe.sge[i].addr),
+				.len = le32toh(r->rqe.sge[i].length),
+			};
+			r->dst.len += r->pieces[i].len;
+		}
+		r->offset = 0;
+		r->msg = XE_PKT_SEND;
 	}
-	dst.npieces = rqe->num_sge;
-	if (dst.len < req->len)
-		return xe_resp_recv_error(xe, qp, rqe, XRNIC_WC_LOC_LEN_ERR, XRNIC_VERR_RECV_LEN,
-					  XE_NAK_INV_REQ);
-	/* Only the bytes the message fills are checked and written. */
-	for (i = 0; i < dst.npieces; i++) {
-		uint64_t before = 0, j;
-
-		for (j = 0; j < i; j++)
-			before += pieces[j].len;
-		if (before >= req->len)
-			pieces[i].len = 0;
-		else if (pieces[i].len > req->len - before)
-			pieces[i].len = req->len - before;
+	if (p->payload_len > r->dst.len - r->offset)
+		return xe_resp_recv_error(xe, qp, p, XRNIC_WC_LOC_LEN_ERR, XRNIC_VERR_RECV_LEN,
+					  XE_V_NAK_INV_REQ);
+	/* Only the bytes the message fills are translated and written. */
+	if (xe_buf_copy(xe, &r->dst, r->offset, rx->payload, rx->payload_off, p->payload_len))
+		return xe_resp_recv_error(xe, qp, p, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY,
+					  XE_V_NAK_OP);
+	r->offset += p->payload_len;
+	if (p->mask & XE_PKT_LAST) {
+		r->msg = 0;
+		r->msn++;
+		xe_resp_rqe_done(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, XRNIC_WC_RECV,
+				 r->offset, p);
 	}
-	if (xe_buf_check(xe, &dst) || xe_buf_copy(xe, &dst, req->data, req->len))
-		return xe_resp_recv_error(xe, qp, rqe, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY,
-					  XE_NAK_REM_OP);
-	return XE_ACK;
+	return XE_V_DONE;
 }
 
-static enum xe_answer xe_resp_atomic(struct xe_dev *xe, struct xe_qp *qp,
-				     const struct xe_request *req)
+/* A remote range under the responder's PD. */
+static void xe_resp_range(const struct xe_qp *qp, const struct xe_pkt *p, struct xe_piece *piece,
+			  struct xe_buf *buf, uint32_t access, uint64_t len)
 {
+	*piece = (struct xe_piece){ .key = p->rkey, .addr = p->va, .len = len };
+	*buf = (struct xe_buf){
+		.piece = piece, .npieces = 1, .pdn = qp->pdn, .access = access, .len = len,
+	};
+}
+
+/* WRITE: the RETH's range is checked once, each packet translated as it lands. */
+static enum xe_verdict xe_exec_write(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
+{
+	struct xe_qp_resp *r = &qp->resp;
+	const struct xe_pkt *p = &rx->pkt;
+	enum xe_verdict v;
+
+	if (p->mask & XE_PKT_FIRST) {
+		xe_resp_range(qp, p, &r->range, &r->dst, XRNIC_ACCESS_REMOTE_WRITE, p->dma_len);
+		/* A zero-length WRITE checks no rkey (IB spec 9.4.5). */
+		if (p->dma_len && xe_buf_check(xe, &r->dst))
+			return XE_V_NAK_ACCESS;
+		r->dma_len = p->dma_len;
+		r->offset = 0;
+		r->msg = XE_PKT_WRITE;
+	}
+	if (p->payload_len > r->dma_len - r->offset ||
+	    ((p->mask & XE_PKT_LAST) && r->offset + p->payload_len != r->dma_len))
+		return XE_V_NAK_INV_REQ;
+	/* The immediate needs a receive WQE: RNR before any byte lands. */
+	if (p->mask & XE_PKT_IMMDT) {
+		v = xe_resp_take_rqe(xe, qp);
+		if (v != XE_V_DONE)
+			return v;
+	}
+	if (xe_buf_copy(xe, &r->dst, r->offset, rx->payload, rx->payload_off, p->payload_len))
+		return XE_V_NAK_ACCESS;
+	r->offset += p->payload_len;
+	if (p->mask & XE_PKT_LAST) {
+		r->msg = 0;
+		r->msn++;
+		if (p->mask & XE_PKT_IMMDT)
+			xe_resp_rqe_done(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE,
+					 XRNIC_WC_RECV_RDMA_WITH_IMM, r->dma_len, p);
+	}
+	return XE_V_DONE;
+}
+
+/* READ: answer with the range cut at the path MTU, one PSN a packet. */
+static enum xe_verdict xe_exec_read(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
+{
+	static const uint8_t ops[] = { XE_OP_READ_RESP_FIRST, XE_OP_READ_RESP_MIDDLE,
+				       XE_OP_READ_RESP_LAST, XE_OP_READ_RESP_ONLY };
+	const struct xe_pkt *p = &rx->pkt;
+	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu), n, i;
+	struct xe_piece piece;
+	struct xe_buf src;
+	struct xe_pkt a;
+
+	xe_resp_range(qp, p, &piece, &src, XRNIC_ACCESS_REMOTE_READ, p->dma_len);
+	if (p->dma_len && xe_buf_check(xe, &src))
+		return XE_V_NAK_ACCESS;
+	n = p->dma_len ? (p->dma_len + mtu - 1) / mtu : 1;
+	qp->resp.msn++;
+	qp->attr.rq_psn = (p->psn + n) & XE_PSN_MASK;
+	for (i = 0; i < n; i++) {
+		a = (struct xe_pkt){
+			.opcode = ops[n == 1 ? 3 : i == 0 ? 0 : i == n - 1 ? 2 : 1],
+			.psn = (p->psn + i) & XE_PSN_MASK,
+			.syndrome = XE_AETH_ACK,
+			.payload_len = i == n - 1 ? p->dma_len - i * mtu : mtu,
+		};
+		xe_resp_answer(xe, qp, &a, &src, (uint64_t)i * mtu);
+	}
+	return XE_V_ANSWERED;
+}
+
+/* Atomics: executed once, on the target's word in its byte order (little-endian), as rxe. */
+static enum xe_verdict xe_exec_atomic(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
+{
+	const struct xe_pkt *p = &rx->pkt;
 	struct xe_piece piece;
 	struct xe_buf remote;
 	uint64_t *word, orig;
-	struct xe_buf result = *req->data;
+	struct xe_pkt a;
 
-	if (req->raddr % sizeof(uint64_t))
-		return xe_resp_access_error(xe, qp);
-	xe_resp_range(qp, req, &piece, &remote, XRNIC_ACCESS_REMOTE_ATOMIC);
+	if (p->va % sizeof(uint64_t))
+		return XE_V_NAK_ACCESS;
+	xe_resp_range(qp, p, &piece, &remote, XRNIC_ACCESS_REMOTE_ATOMIC, sizeof(uint64_t));
 	if (xe_buf_check(xe, &remote))
-		return xe_resp_access_error(xe, qp);
+		return XE_V_NAK_ACCESS;
 	word = xe_buf_word(xe, &remote);
 	if (!word)
-		return xe_resp_access_error(xe, qp);
-	/* Executed once, in the target's byte order (little-endian), like rxe. */
-	if (req->opcode == XRNIC_WR_ATOMIC_FETCH_AND_ADD) {
-		orig = __atomic_fetch_add(word, req->compare_add, __ATOMIC_SEQ_CST);
+		return XE_V_NAK_ACCESS;
+	if (p->opcode == XE_OP_FETCH_ADD) {
+		orig = __atomic_fetch_add(word, p->swap_add, __ATOMIC_SEQ_CST);
 	} else {
-		orig = req->compare_add;
-		__atomic_compare_exchange_n(word, &orig, req->swap, false, __ATOMIC_SEQ_CST,
+		orig = p->compare;
+		__atomic_compare_exchange_n(word, &orig, p->swap_add, false, __ATOMIC_SEQ_CST,
 					    __ATOMIC_SEQ_CST);
 	}
-	/* The requester's result buffer was checked before the request left. */
-	result.len = sizeof(orig);
-	{
-		struct xe_buf src = { .host = (const uint8_t *)&orig, .len = sizeof(orig) };
-
-		if (xe_buf_copy(xe, &result, &src, sizeof(orig)))
-			return XE_NAK_REM_OP;
-	}
-	return XE_ACK;
+	qp->resp.msn++;
+	qp->attr.rq_psn = (p->psn + 1) & XE_PSN_MASK;
+	a = (struct xe_pkt){ .opcode = XE_OP_ATOMIC_ACK, .psn = p->psn,
+			     .syndrome = XE_AETH_ACK, .orig = orig };
+	xe_resp_answer(xe, qp, &a, NULL, 0);
+	return XE_V_ANSWERED;
 }
 
-enum xe_answer xe_resp_request(struct xe_dev *xe, struct xe_request *req)
+static enum xe_verdict xe_resp_execute(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 {
-	struct xe_qp *qp = xe_qp_get(xe, req->dest_qpn);
-	struct xrnic_rqe rqe;
-	struct xe_piece piece;
-	struct xe_buf remote;
-	enum xe_answer ans;
-	uint32_t flags = 0;
+	static enum xe_verdict (*const checks[])(const struct xe_qp *, const struct xe_pkt *) = {
+		xe_check_psn, xe_check_op_seq, xe_check_length, xe_check_qp_access,
+	};
+	const struct xe_pkt *p = &rx->pkt;
+	enum xe_verdict v;
+	size_t i;
 
-	if (!qp || (qp->state != XRNIC_QPS_RTR && qp->state != XRNIC_QPS_RTS))
-		return XE_NO_ANSWER;
-	if ((qp->attr.access_flags & xe_qp_access_need[req->opcode]) !=
-	    xe_qp_access_need[req->opcode])
-		return xe_resp_access_error(xe, qp);
-	if (xe_opcode_consumes_rqe(req->opcode)) {
-		ans = xe_resp_rqe(xe, qp, &rqe);
-		if (ans == XE_NAK_RNR)
-			req->rnr_timer = qp->attr.min_rnr_timer;
-		if (ans != XE_ACK)
-			return ans;
+	if (qp->state != XRNIC_QPS_RTR && qp->state != XRNIC_QPS_RTS)
+		return XE_V_DROP;
+	for (i = 0; i < ARRAY_SIZE(checks); i++) {
+		v = checks[i](qp, p);
+		if (v != XE_V_DONE)
+			return v;
 	}
+	if (p->mask & XE_PKT_SEND)
+		return xe_exec_send(xe, qp, rx);
+	if (p->mask & XE_PKT_WRITE)
+		return xe_exec_write(xe, qp, rx);
+	if (p->mask & XE_PKT_READ)
+		return xe_exec_read(xe, qp, rx);
+	return xe_exec_atomic(xe, qp, rx);
+}
 
-	switch (req->opcode) {
-	case XRNIC_WR_SEND:
-	case XRNIC_WR_SEND_WITH_IMM:
-		ans = xe_resp_send(xe, qp, &rqe, req);
-		if (ans != XE_ACK)
-			return ans;
+void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
+{
+	const struct xe_pkt *p = &rx->pkt;
+	enum xe_verdict v = xe_resp_execute(xe, qp, rx);
+	uint8_t nak = 0;
+
+	switch (v) {
+	case XE_V_DONE:
+		qp->attr.rq_psn = (p->psn + 1) & XE_PSN_MASK;
+		if (p->ackreq)
+			xe_resp_ack(xe, qp, p->psn, XE_AETH_ACK);
+		return;
+	case XE_V_ANSWERED:
+		return;
+	case XE_V_DROP:
+	case XE_V_DUPLICATE:
+		xe->counters[XRNIC_CNT_RX_DROPPED]++;
+		return;
+	case XE_V_RNR:
+		xe_resp_ack(xe, qp, p->psn, XE_AETH_RNR_NAK | qp->attr.min_rnr_timer);
+		return;
+	case XE_V_NAK_SEQ:
+		xe_resp_ack(xe, qp, qp->attr.rq_psn, XE_AETH_NAK | XE_NAK_PSN_SEQ);
+		return;
+	case XE_V_NAK_INV_REQ:
+		nak = XE_NAK_INV_REQ;
 		break;
-	case XRNIC_WR_RDMA_WRITE:
-	case XRNIC_WR_RDMA_WRITE_WITH_IMM:
-		/* A zero-length WRITE checks no rkey (IB spec 9.4.5). */
-		if (req->len) {
-			xe_resp_range(qp, req, &piece, &remote, XRNIC_ACCESS_REMOTE_WRITE);
-			if (xe_buf_check(xe, &remote))
-				return xe_resp_access_error(xe, qp);
-			if (xe_buf_copy(xe, &remote, req->data, req->len))
-				return xe_resp_access_error(xe, qp);
-		}
+	case XE_V_NAK_ACCESS:
+		nak = XE_NAK_REM_ACCESS;
+		xe_aenq_post(xe, XRNIC_EVENT_QP_ACCESS, qp->qpn, 0);
 		break;
-	case XRNIC_WR_RDMA_READ:
-		if (req->len) {
-			xe_resp_range(qp, req, &piece, &remote, XRNIC_ACCESS_REMOTE_READ);
-			if (xe_buf_check(xe, &remote))
-				return xe_resp_access_error(xe, qp);
-			if (xe_buf_copy(xe, req->data, &remote, req->len))
-				return xe_resp_access_error(xe, qp);
-		}
-		return XE_ACK;
-	default:
-		return xe_resp_atomic(xe, qp, req);
+	case XE_V_NAK_OP:
+		nak = XE_NAK_REM_OP;
+		break;
 	}
-
-	if (!xe_opcode_consumes_rqe(req->opcode))
-		return XE_ACK;
-	if (req->opcode != XRNIC_WR_SEND)
-		flags |= XRNIC_CQE_WITH_IMM;
-	if (req->solicited)
-		flags |= XRNIC_CQE_SOLICITED;
-	/* The slot is free before its completion shows. */
-	xe_resp_rqe_done(qp);
-	xe_comp_recv(xe, qp, le64toh(rqe.wr_id), XRNIC_WC_SUCCESS, XRNIC_VERR_NONE,
-		     req->opcode == XRNIC_WR_RDMA_WRITE_WITH_IMM ? XRNIC_WC_RECV_RDMA_WITH_IMM :
-								   XRNIC_WC_RECV,
-		     req->len, req->src_qpn, flags, req->imm);
-	return XE_ACK;
+	/* The responder's own errors first, then the NAK that fails the requester. */
+	xe_qp_to_err(xe, qp);
+	xe_resp_ack(xe, qp, p->psn, XE_AETH_NAK | nak);
 }

@@ -14,7 +14,7 @@ void xe_stats_count(struct xe_dev *xe, uint8_t status)
  * The answer counts every admin command completed since the last reset,
  * this QUERY_STATS included (it completes OK, so ADMIN_ERRORS is as is): two
  * QUERY_STATS in a row after a reset answer 1, then 2.  The TX/RX counters
- * stay 0 until the device has a wire.
+ * count the transport's packets (wire.c), looped back ones included.
  */
 uint8_t xe_cmd_query_stats(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			   struct xrnic_acq_entry *cpl)

@@ -20,6 +20,7 @@
 #include <xrnic/xrnic_admin.h>
 #include <xrnic/xrnic_io.h>
 
+#include "dma.h"
 #include "guest_mem.h"
 
 /* Device limits reported by QUERY_DEVICE. */
@@ -148,6 +149,44 @@ struct xe_qp_attrs {
 	uint8_t port_num;
 };
 
+/* What wait_until of struct xe_qp_req waits for. */
+enum xe_timer {
+	XE_TIMER_NONE,
+	XE_TIMER_ACK,			/* an answer: the local ACK timeout */
+	XE_TIMER_RNR,			/* the RNR timer of an RNR NAK */
+	XE_TIMER_RESEND,		/* none: resend now (a sequence NAK) */
+};
+
+/*
+ * Requester and completer (req.c, comp.c): the head WQE of the send queue
+ * once its first packet has left, until it completes.  One message is in
+ * flight at a time.
+ */
+struct xe_qp_req {
+	bool busy;			/* the head WQE is in flight */
+	struct xrnic_sqe wqe;		/* its copy: the guest may rewrite the slot */
+	struct xe_piece pieces[XRNIC_MAX_SGE];
+	struct xe_buf local;		/* its local buffer: SGEs or wqe's inline data */
+	uint32_t first_psn, npsn;	/* the PSNs the message takes */
+	uint32_t next_psn;		/* the next packet to send */
+	uint32_t resp_psn;		/* READ: the next response expected */
+	enum xe_timer timer;
+	int64_t wait_until;		/* CLOCK_MONOTONIC ns the timer expires */
+	uint8_t rnr_left, retry_left;	/* retries left for this message */
+};
+
+/* Responder (resp.c): the message being received. */
+struct xe_qp_resp {
+	uint32_t msg;			/* XE_PKT_SEND or _WRITE while one is partly in, or 0 */
+	uint64_t offset;		/* the bytes of it received */
+	struct xrnic_rqe rqe;		/* SEND: its receive WQE (a copy) */
+	struct xe_piece pieces[XRNIC_MAX_SGE];
+	struct xe_buf dst;		/* SEND: the receive WQE's SGEs */
+	struct xe_piece range;		/* WRITE: the RETH's range */
+	uint32_t dma_len;		/* WRITE: the RETH's length */
+	uint32_t msn;			/* messages completed, for the AETH */
+};
+
 struct xe_qp {
 	bool live;
 	uint32_t gen;			/* qpn generation of this slot */
@@ -160,13 +199,12 @@ struct xe_qp {
 	uint8_t state;			/* enum xrnic_qp_state */
 	struct xe_qp_attrs attr;
 
-	/* Data path (req.c, resp.c, comp.c). */
+	/* Data path: the rings, then one part per transport role. */
 	uint8_t *sq, *rq;		/* the rings */
 	struct xrnic_qp_db *db;		/* its doorbell record */
 	uint32_t sq_ci, rq_ci;		/* free-running consumer indexes */
-	int64_t wait_until;		/* requester: retry not before (ns), or 0 */
-	uint8_t rnr_left, retry_left;	/* retries left for the head WQE */
-	bool retrying;			/* the head WQE is being retried */
+	struct xe_qp_req req;
+	struct xe_qp_resp resp;
 };
 
 /* A latched ring: host view of guest memory, depth a power of two. */
@@ -321,15 +359,7 @@ void xe_eq_drop_all(struct xe_dev *xe);
 /* Run the send queue of qp; returns true when it made progress. */
 bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp);
 
-/* comp.c: completions of work requests, and the error state. */
-void xe_comp_send(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *wqe,
-		  uint8_t status, uint8_t vendor_err, uint32_t byte_len);
-void xe_comp_recv(struct xe_dev *xe, struct xe_qp *qp, uint64_t wr_id, uint8_t status,
-		  uint8_t vendor_err, uint8_t opcode, uint32_t byte_len, uint32_t src_qp,
-		  uint32_t flags, __be32 imm);
-/* Move qp to ERR and complete every outstanding WQE with WR_FLUSH_ERR. */
-void xe_qp_to_err(struct xe_dev *xe, struct xe_qp *qp);
-void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp);
+/* The transport's roles and the wire: transport.h. */
 
 /* qp.c */
 xe_cmd_fn xe_cmd_create_qp, xe_cmd_modify_qp, xe_cmd_query_qp, xe_cmd_destroy_qp;

@@ -46,7 +46,7 @@ static __attribute__((no_sanitize("coverage"))) void fuzz_check(void)
 		if (!qp->live)
 			continue;
 		/* A QP in ERR has no retry pending; one in RTS only its own. */
-		if (qp->state == XRNIC_QPS_ERR && (qp->wait_until || qp->retrying))
+		if (qp->state == XRNIC_QPS_ERR && (qp->req.busy || qp->req.timer))
 			abort();
 		if (qp->state != XRNIC_QPS_ERR && qp->state != XRNIC_QPS_RTS)
 			abort();

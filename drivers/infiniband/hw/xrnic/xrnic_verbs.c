@@ -473,6 +473,7 @@ static const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_RX_PACKETS] = "rx_packets",
 	[XRNIC_CNT_TX_BYTES] = "tx_bytes",
 	[XRNIC_CNT_RX_BYTES] = "rx_bytes",
+	[XRNIC_CNT_RX_DROPPED] = "rx_dropped",
 };
 
 static int xrnic_query_stats(struct xr_device *xdev, u64 *values)

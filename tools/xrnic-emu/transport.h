@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The RC transport, split by protocol role as rxe splits it: the requester
+ * (req.c) turns the head WQE into request packets, the responder (resp.c)
+ * executes request packets and answers with ACKs, NAKs, READ responses and
+ * atomic ACKs, the completer (comp.c) turns those answers into completions,
+ * retries and errors.  Packets travel as struct xe_frame through the wire
+ * (wire.c), which parses them and hands each to the role it is for.
+ */
+#ifndef XE_TRANSPORT_H
+#define XE_TRANSPORT_H
+
+#include "xe.h"
+#include "pkt.h"
+
+/*
+ * A packet on its way: its headers, and its payload where it sits.  In
+ * loopback the payload is read straight from the sender's memory, so it
+ * moves with one copy into the receiver's; a frame from a byte stream has
+ * its payload right after the headers (payload NULL).
+ */
+struct xe_frame {
+	const uint8_t *hdr;		/* BTH first */
+	size_t hdr_avail;		/* bytes readable at hdr */
+	size_t len;			/* headers, payload and pad */
+	const struct xe_buf *payload;	/* or NULL: after the headers */
+	uint64_t payload_off;		/* where in payload it starts */
+};
+
+/* A received packet: its parsed headers and its payload. */
+struct xe_rx {
+	struct xe_pkt pkt;
+	const struct xe_buf *payload;
+	uint64_t payload_off;
+};
+
+static inline bool xe_wr_is_atomic(uint8_t wr_opcode)
+{
+	return wr_opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP || wr_opcode == XRNIC_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* wire.c: send a packet built from p and its payload; receive one. */
+void xe_wire_send(struct xe_dev *xe, struct xe_pkt *p, const struct xe_buf *payload,
+		  uint64_t payload_off);
+/* Parse a frame and dispatch it; false when it was dropped. */
+bool xe_wire_recv(struct xe_dev *xe, const struct xe_frame *f);
+
+/* resp.c: a request packet for qp. */
+void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
+
+/* comp.c: an answer for qp's requester. */
+void xe_comp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
+/* Complete the head WQE of qp's send queue; an error moves qp to ERR. */
+void xe_comp_wqe(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t vendor_err,
+		 uint32_t byte_len);
+void xe_comp_recv(struct xe_dev *xe, struct xe_qp *qp, uint64_t wr_id, uint8_t status,
+		  uint8_t vendor_err, uint8_t opcode, uint32_t byte_len, uint32_t src_qp,
+		  uint32_t flags, __be32 imm);
+/* Move qp to ERR and complete every outstanding WQE with WR_FLUSH_ERR. */
+void xe_qp_to_err(struct xe_dev *xe, struct xe_qp *qp);
+void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp);
+
+/*
+ * req.c, for the completer: send the head WQE again from psn, after the
+ * RNR timer of rnr_code (rnr_retry counts these) or at once after a
+ * sequence NAK (retry_cnt counts these); false when no retry is left.
+ */
+bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code);
+bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn);
+
+#endif /* XE_TRANSPORT_H */
