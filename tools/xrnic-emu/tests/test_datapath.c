@@ -7,6 +7,7 @@
  */
 #include "xe_fixture.h"
 #include "loopback.h"
+#include "transport.h"
 
 #define PAGE		XE_LB_PAGE
 #define CQ_GPA		XE_LB_CQ
@@ -21,6 +22,7 @@ struct dp {
 	uint32_t pdn, cqn, key;
 	uint32_t qpn[2];
 	uint32_t cq_ci;
+	struct xe_lb lb;	/* for more admin commands */
 };
 
 static uint8_t *gpa(struct _test_data_dev *self, uint64_t a)
@@ -40,7 +42,7 @@ static uint8_t dp_setup(struct _test_data_dev *self, struct dp *d, uint8_t rnr_r
 	uint8_t st = xe_lb_setup(&self->xe, &lb, BUF_LEN, rnr_retry);
 
 	*d = (struct dp){ .pdn = lb.pdn, .cqn = lb.cqn, .key = lb.key,
-			  .qpn = { lb.qpn[0], lb.qpn[1] } };
+			  .qpn = { lb.qpn[0], lb.qpn[1] }, .lb = lb };
 	return st;
 }
 
@@ -268,6 +270,252 @@ TEST_F(dev, armed_cq_raises_one_event_on_its_vector)
 	EXPECT_EQ(XRNIC_EQE_COMP, eqe->event);
 	post_send(self, 0, &w);			/* answered: no second event */
 	EXPECT_EQ(1, self->irqs[1]);
+}
+
+/* Set the path MTU (enum ib_mtu) of both QPs, RTS to RTS. */
+static uint8_t set_path_mtu(struct _test_data_dev *self, struct dp *d, uint8_t mtu)
+{
+	struct xrnic_qp_attr a = { .attr_mask = htole32(XRNIC_QP_PATH_MTU), .path_mtu = mtu };
+	uint8_t st = 0;
+	int i;
+
+	for (i = 0; i < 2 && !st; i++) {
+		a.qpn = htole32(d->qpn[i]);
+		st = xe_lb_admin(&self->xe, &d->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
+	}
+	return st;
+}
+
+static uint32_t packets_of(uint32_t len, uint32_t mtu)
+{
+	return len ? (len + mtu - 1) / mtu : 1;
+}
+
+/*
+ * A SEND, WRITE and READ of each length around the path MTU, at every path
+ * MTU: the data lands, and the requester's and responder's PSNs and the
+ * packet counters move by the packets the message takes at that MTU (plus
+ * one ACK for a SEND or WRITE; a READ's answers are its responses).
+ */
+TEST_F(dev, messages_are_cut_at_the_path_mtu_one_psn_a_packet)
+{
+	static const uint8_t ops[] = { XRNIC_WR_SEND, XRNIC_WR_RDMA_WRITE, XRNIC_WR_RDMA_READ };
+	uint64_t *cnt = self->xe.counters;
+	uint32_t lens[6], mtu, len, n, psn0, psn1, tx, l, o;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	uint8_t code;
+	struct dp d;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 0));
+	for (code = 1; code <= 5; code++) {
+		ASSERT_EQ(0, set_path_mtu(self, &d, code));
+		mtu = xe_mtu_bytes(code);
+		memcpy(lens, (uint32_t[]){ 0, 1, mtu - 1, mtu, mtu + 1, 6000 }, sizeof(lens));
+		for (o = 0; o < ARRAY_SIZE(ops); o++) {
+			for (l = 0; l < ARRAY_SIZE(lens); l++) {
+				len = lens[l];
+				n = packets_of(len, mtu);
+				memset(gpa(self, BUF_GPA + 6144), 0, 6000);
+				for (uint32_t i = 0; i < len; i++)
+					gpa(self, BUF_GPA)[i] = i * 13 + code + l;
+				psn0 = xe_qp_get(&self->xe, d.qpn[0])->attr.sq_psn;
+				psn1 = xe_qp_get(&self->xe, d.qpn[1])->attr.rq_psn;
+				tx = cnt[XRNIC_CNT_TX_PACKETS];
+				if (ops[o] == XRNIC_WR_SEND)
+					post_recv(self, 1, 5, BUF_GPA + 6144, 6000, d.key);
+				if (ops[o] == XRNIC_WR_RDMA_READ) {
+					/* Read the pattern into the second half. */
+					w = sqe(ops[o], 7, BUF_GPA + 6144, len, d.key);
+					w.remote_addr = htole64(BUF_GPA);
+				} else {
+					w = sqe(ops[o], 7, BUF_GPA, len, d.key);
+					w.remote_addr = htole64(BUF_GPA + 6144);
+				}
+				w.rkey = htole32(d.key);
+				post_send(self, 0, &w);
+				if (ops[o] == XRNIC_WR_SEND) {
+					ASSERT_NE(NULL, c = poll_cq(self, &d));
+					EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+					EXPECT_EQ(len, le32toh(c->byte_len));
+				}
+				ASSERT_NE(NULL, c = poll_cq(self, &d));
+				ASSERT_EQ(XRNIC_WC_SUCCESS, c->status)
+					TH_LOG("op %u len %u mtu %u", ops[o], len, mtu);
+				EXPECT_EQ(0, memcmp(gpa(self, BUF_GPA), gpa(self, BUF_GPA + 6144), len));
+				EXPECT_EQ((psn0 + n) & XE_PSN_MASK,
+					  xe_qp_get(&self->xe, d.qpn[0])->attr.sq_psn);
+				EXPECT_EQ((psn1 + n) & XE_PSN_MASK,
+					  xe_qp_get(&self->xe, d.qpn[1])->attr.rq_psn);
+				EXPECT_EQ(tx + n + 1, cnt[XRNIC_CNT_TX_PACKETS])
+					TH_LOG("op %u len %u mtu %u", ops[o], len, mtu);
+			}
+		}
+	}
+	EXPECT_EQ(cnt[XRNIC_CNT_TX_PACKETS], cnt[XRNIC_CNT_RX_PACKETS]);
+	EXPECT_EQ(0, cnt[XRNIC_CNT_RX_DROPPED]);
+}
+
+/*
+ * A WRITE with immediate finds no receive WQE at its last packet: the RNR
+ * NAK names that PSN, and after the RNR timer only the last packet is sent
+ * again; the data and the immediate arrive once.
+ */
+TEST_F(dev, rnr_nak_resends_from_the_naked_psn)
+{
+	uint64_t *cnt = self->xe.counters, tx;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	struct xe_qp *qp0;
+	struct dp d;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 3));		/* min_rnr_timer 0: 655 ms */
+	ASSERT_EQ(0, set_path_mtu(self, &d, 3));	/* 1024: 6 packets */
+	qp0 = xe_qp_get(&self->xe, d.qpn[0]);
+	memset(gpa(self, BUF_GPA), 0x3c, 6000);
+	w = sqe(XRNIC_WR_RDMA_WRITE_WITH_IMM, 1, BUF_GPA, 6000, d.key);
+	w.remote_addr = htole64(BUF_GPA + 6144);
+	w.rkey = htole32(d.key);
+	w.imm_data_be = htobe32(77);
+	tx = cnt[XRNIC_CNT_TX_PACKETS];
+	post_send(self, 0, &w);
+	EXPECT_EQ(NULL, poll_cq(self, &d));
+	EXPECT_EQ(tx + 6 + 1, cnt[XRNIC_CNT_TX_PACKETS]);	/* the packets and the RNR NAK */
+	EXPECT_EQ(XE_TIMER_RNR, qp0->req.timer);
+	EXPECT_EQ(qp0->req.first_psn + 5, qp0->req.next_psn);
+	post_recv(self, 1, 9, BUF_GPA, 0, d.key);
+	qp0->req.wait_until = 1;			/* the RNR timer expires now */
+	xe_doorbell(&self->xe, 1);
+	while (xe_dev_poll(&self->xe) == 0)
+		;
+	ASSERT_NE(NULL, c = poll_cq(self, &d));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(XRNIC_WC_RECV_RDMA_WITH_IMM, c->opcode);
+	EXPECT_EQ(6000, le32toh(c->byte_len));
+	EXPECT_EQ(htobe32(77), c->imm_data_be);
+	ASSERT_NE(NULL, c = poll_cq(self, &d));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(NULL, poll_cq(self, &d));
+	EXPECT_EQ(tx + 7 + 2, cnt[XRNIC_CNT_TX_PACKETS]);	/* the last packet and its ACK */
+	EXPECT_EQ(0, memcmp(gpa(self, BUF_GPA), gpa(self, BUF_GPA + 6144), 6000));
+}
+
+/* Hand the device one packet from the wire, built from p with len payload bytes of 0x5a. */
+static void inject(struct _test_data_dev *self, struct xe_pkt *p, uint32_t len)
+{
+	uint8_t b[XE_PKT_MAX_HDR + 4096 + 3];
+	struct xe_frame f;
+	uint32_t n;
+
+	p->pkey = XE_DEFAULT_PKEY;
+	p->payload_len = len;
+	n = xe_pkt_build(b, p);
+	memset(b + n, 0x5a, len + p->pad);
+	f = (struct xe_frame){ .hdr = b, .hdr_avail = n + len + p->pad, .len = n + len + p->pad };
+	xe_wire_recv(&self->xe, &f);
+	while (xe_dev_poll(&self->xe) == 0)
+		;
+}
+
+TEST_F(dev, responder_drops_old_psns_and_naks_ones_ahead)
+{
+	uint64_t *cnt = self->xe.counters, drops;
+	struct xe_qp *qp1;
+	struct xe_pkt p;
+	struct dp d;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 0));
+	qp1 = xe_qp_get(&self->xe, d.qpn[1]);
+	qp1->attr.rq_psn = 100;
+	/* An old PSN: a duplicate, dropped without touching memory. */
+	p = (struct xe_pkt){ .opcode = XE_OP_WRITE_ONLY, .qpn = d.qpn[1], .psn = 99,
+			     .va = BUF_GPA, .rkey = d.key, .dma_len = 8, .ackreq = true };
+	drops = cnt[XRNIC_CNT_RX_DROPPED];
+	inject(self, &p, 8);
+	EXPECT_EQ(drops + 1, cnt[XRNIC_CNT_RX_DROPPED]);
+	EXPECT_EQ(0, gpa(self, BUF_GPA)[0]);
+	EXPECT_EQ(100, qp1->attr.rq_psn);
+	/* A PSN ahead: a sequence NAK to QP 0, which has nothing in flight and drops it. */
+	p.psn = 101;
+	inject(self, &p, 8);
+	EXPECT_EQ(drops + 2, cnt[XRNIC_CNT_RX_DROPPED]);
+	EXPECT_EQ(0, gpa(self, BUF_GPA)[0]);
+	EXPECT_EQ(XRNIC_QPS_RTS, qp1->state);
+	/* The expected PSN executes, and asks an ACK. */
+	p.psn = 100;
+	inject(self, &p, 8);
+	EXPECT_EQ(0x5a, gpa(self, BUF_GPA)[7]);
+	EXPECT_EQ(101, qp1->attr.rq_psn);
+}
+
+TEST_F(dev, packets_out_of_message_order_or_length_are_invalid_requests)
+{
+	static const struct {
+		uint8_t opcode;
+		uint32_t len;
+	} bad[] = {
+		{ XE_OP_SEND_MIDDLE, 4096 },		/* no FIRST before it */
+		{ XE_OP_WRITE_LAST, 8 },
+		{ XE_OP_READ_RESP_ONLY, 0 },		/* an answer, to the responder's requester */
+		{ XE_OP_WRITE_FIRST, 100 },		/* a FIRST shorter than the MTU */
+		{ XE_OP_WRITE_ONLY, 9 },		/* more than the RETH's length */
+	};
+	struct xe_qp *qp1;
+	struct xe_pkt p;
+	struct dp d;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(0, dp_setup(self, &d, 0));
+		qp1 = xe_qp_get(&self->xe, d.qpn[1]);
+		p = (struct xe_pkt){ .opcode = bad[i].opcode, .qpn = d.qpn[1], .va = BUF_GPA,
+				     .rkey = d.key, .dma_len = 8192, .ackreq = true };
+		if (bad[i].opcode == XE_OP_WRITE_ONLY)
+			p.dma_len = 8;
+		inject(self, &p, bad[i].len);
+		if (bad[i].opcode == XE_OP_READ_RESP_ONLY) {
+			/* Not a request: the completer of QP 1 has nothing in flight. */
+			EXPECT_EQ(XRNIC_QPS_RTS, qp1->state);
+			EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_RX_DROPPED]);
+			continue;
+		}
+		EXPECT_EQ(XRNIC_QPS_ERR, qp1->state) TH_LOG("case %zu", i);
+		EXPECT_EQ(0, gpa(self, BUF_GPA)[0]) TH_LOG("case %zu", i);
+	}
+}
+
+TEST_F(dev, malformed_or_misaddressed_packets_are_dropped_and_counted)
+{
+	uint8_t b[64];
+	struct xe_frame f = { .hdr = b };
+	struct xe_pkt p;
+	struct dp d;
+	uint32_t n;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 0));
+	p = (struct xe_pkt){ .opcode = XE_OP_WRITE_ONLY, .qpn = d.qpn[1], .pkey = 0xffff,
+			     .va = BUF_GPA, .rkey = d.key };
+	n = xe_pkt_build(b, &p);
+	f.hdr_avail = f.len = n - 1;			/* the RETH cut short */
+	EXPECT_FALSE(xe_wire_recv(&self->xe, &f));
+	f.hdr_avail = f.len = n;
+	b[5] ^= 0x40;					/* no such QP */
+	EXPECT_FALSE(xe_wire_recv(&self->xe, &f));
+	b[5] ^= 0x40;
+	b[3] = 0x01;					/* another partition */
+	EXPECT_FALSE(xe_wire_recv(&self->xe, &f));
+	b[3] = 0xff;
+	b[0] = 0x1f;					/* not an RC opcode */
+	EXPECT_FALSE(xe_wire_recv(&self->xe, &f));
+	b[0] = XE_OP_WRITE_ONLY;
+	f.hdr_avail = 12;				/* payload not readable */
+	f.len = n + 8;
+	EXPECT_FALSE(xe_wire_recv(&self->xe, &f));
+	EXPECT_EQ(5, self->xe.counters[XRNIC_CNT_RX_DROPPED]);
+	EXPECT_EQ(5, self->xe.counters[XRNIC_CNT_RX_PACKETS]);
+	f.hdr_avail = f.len = n;			/* the good one: a zero-length WRITE */
+	EXPECT_TRUE(xe_wire_recv(&self->xe, &f));
+	EXPECT_EQ(XRNIC_QPS_RTS, xe_qp_get(&self->xe, d.qpn[1])->state);
 }
 
 TEST_HARNESS_MAIN
