@@ -438,7 +438,7 @@ int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 		   u64 *key);
 void xr_mmap_remove(struct xr_ufile *ufile, u64 key);
 int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
-		      size_t size, u64 *key);
+		      size_t size, bool read_only, u64 *key);
 void xr_cq_comp_event(struct xr_cq *cq);
 
 /* Async events of one object: the IB_EVENT_* values (struct ib_event). */

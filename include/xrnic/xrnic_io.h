@@ -224,6 +224,24 @@ struct xrnic_eqe {
  * device.  It carries no data: the device then scans the doorbell records.
  */
 
+/*
+ * The status page, written by the device only.  While XRNIC_STATUS_POLLING
+ * is set in @poll the device is polling every doorbell record, and a
+ * producer index written there needs no doorbell: the library writes its
+ * index, issues a full barrier, reads @poll and rings only when the bit is
+ * clear.  The device clears the bit, issues a full barrier and reads every
+ * record once more before it sleeps, so that one of the two sees the
+ * other's write and no index is left unseen (virtio's notification
+ * suppression, with the device telling rather than the driver).
+ */
+struct xrnic_dev_status {
+	__le32	poll;
+	__u8	reserved[60];
+};
+
+#define XRNIC_STATUS_POLLING		0x1
+
+static_assert(sizeof(struct xrnic_dev_status) == 64, "status page header size");
 static_assert(sizeof(struct xrnic_sge) == 16, "SGE size");
 static_assert(sizeof(struct xrnic_sqe) == XRNIC_SQE_SIZE, "SQE size");
 static_assert(sizeof(struct xrnic_rqe) == XRNIC_RQE_SIZE, "RQE size");

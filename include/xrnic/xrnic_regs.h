@@ -14,7 +14,7 @@
 #define XRNIC_PCI_VENDOR_ID		0x1af4
 #define XRNIC_PCI_DEVICE_ID		0x1110
 #define XRNIC_DB_BAR			0	/* ivshmem registers: doorbell */
-#define XRNIC_MEM_BAR			2	/* device memory: registers, UARs */
+#define XRNIC_MEM_BAR			2	/* device memory: registers, status */
 
 /* ivshmem BAR0 register used to ring the device: (peer << 16) | vector. */
 #define XRNIC_IVSHMEM_DOORBELL		0x0c
@@ -32,10 +32,13 @@
 #define XRNIC_VERSION_GET_MAJOR(v)	((v) >> 16)
 #define XRNIC_VERSION_GET_MINOR(v)	((v) & 0xffff)
 
-/* BAR2 layout: the register page, then per-context doorbell pages. */
+/*
+ * BAR2 layout: the register page, then the status page, which the driver
+ * maps read-only into every context (struct xrnic_dev_status, xrnic_io.h).
+ */
 #define XRNIC_PAGE_SIZE			4096
 #define XRNIC_BAR2_REGS_OFF		0
-#define XRNIC_BAR2_UAR_OFF		XRNIC_PAGE_SIZE
+#define XRNIC_BAR2_STATUS_OFF		XRNIC_PAGE_SIZE
 #define XRNIC_BAR2_SIZE			(1024 * 1024)
 
 /* Register offsets in the register page.  RO: device writes, driver reads. */

@@ -57,6 +57,17 @@ void xe_dev_fini(struct xe_dev *xe)
 	xe_drop_objects(xe);
 }
 
+/* Tell the library through the status page; see struct xrnic_dev_status. */
+static void xe_set_polling(struct xe_dev *xe, bool on)
+{
+	struct xrnic_dev_status *st = (void *)(xe->bar2 + XRNIC_BAR2_STATUS_OFF);
+
+	xe->polling = on;
+	__atomic_store_n(&st->poll, htole32(on ? XRNIC_STATUS_POLLING : 0), __ATOMIC_RELAXED);
+	/* The poll word before the doorbell records are read again. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 static void xe_reset(struct xe_dev *xe)
 {
 	static const uint32_t cleared[] = {
@@ -77,6 +88,7 @@ static void xe_reset(struct xe_dev *xe)
 	xe->acq_pi = 0;
 	xe->aenq_pi = 0;
 	xe->aenq_dropped = 0;
+	xe_set_polling(xe, false);
 	xe_drop_objects(xe);
 	for (i = 0; i < ARRAY_SIZE(cleared); i++)
 		xe_reg_write(xe, cleared[i], 0);
@@ -175,17 +187,14 @@ void xe_doorbell(struct xe_dev *xe, unsigned int vec)
 /* WQEs one QP may run per pass, so that one QP cannot starve the others. */
 #define XE_POLL_PASSES		16
 
-int64_t xe_dev_poll(struct xe_dev *xe)
+/* One pass over every QP; true on progress.  *next: the nearest timer, or -1. */
+static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 {
-	int64_t now, next = -1, wait;
 	bool progress = false;
 	unsigned int slot, pass;
 	struct xe_qp *qp;
+	int64_t wait;
 
-	if (!xe->work || !xe->aq_enabled || (xe->sts & XRNIC_DEV_STS_FATAL))
-		return -1;
-	xe->work = false;
-	now = xe_now_ns();
 	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++) {
 		qp = &xe->qp[slot];
 		if (!qp->live)
@@ -196,11 +205,44 @@ int64_t xe_dev_poll(struct xe_dev *xe)
 			xe->work = true;
 		if (qp->req.busy && qp->req.timer != XE_TIMER_NONE) {
 			wait = qp->req.wait_until > now ? qp->req.wait_until - now : 0;
-			if (next < 0 || wait < next)
-				next = wait;
+			if (*next < 0 || wait < *next)
+				*next = wait;
 		}
 	}
-	if (progress || next >= 0)
+	if (progress || *next >= 0)
 		xe->work = true;
-	return progress ? 0 : next;
+	return progress;
+}
+
+int64_t xe_dev_poll(struct xe_dev *xe)
+{
+	int64_t now, next = -1;
+
+	if (!xe->aq_enabled || (xe->sts & XRNIC_DEV_STS_FATAL)) {
+		if (xe->polling)
+			xe_set_polling(xe, false);
+		return -1;
+	}
+	if (!xe->work && !xe->polling)
+		return -1;
+	xe->work = false;
+	now = xe_now_ns();
+	if (xe_poll_pass(xe, now, &next)) {
+		xe->last_progress = now;
+		if (!xe->polling)
+			xe_set_polling(xe, true);
+		return 0;
+	}
+	if (!xe->polling)
+		return next;
+	if (now - xe->last_progress < XE_POLL_LINGER_NS)
+		return 0;
+	/* Say so, then look once more: an index written meanwhile is seen. */
+	xe_set_polling(xe, false);
+	if (xe_poll_pass(xe, now, &next)) {
+		xe->last_progress = now;
+		xe_set_polling(xe, true);
+		return 0;
+	}
+	return next;
 }

@@ -98,6 +98,7 @@ struct xr_mmap_entry {
 	void *cpu_addr;
 	phys_addr_t io_addr;
 	size_t size;
+	bool read_only;
 };
 
 /*
@@ -390,6 +391,13 @@ static int xr_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 		ret = -EINVAL;
 		goto out_unlock;
 	}
+	if (entry->read_only) {
+		if (vma->vm_flags & VM_WRITE) {
+			ret = -EPERM;
+			goto out_unlock;
+		}
+		vma->vm_flags &= ~VM_MAYWRITE;
+	}
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
 	vma->vm_flags &= ~VM_MAYEXEC;
 	if (entry->io_addr) {
@@ -429,7 +437,8 @@ static const struct file_operations xr_uverbs_fops = {
 
 /* A new mmap key for kernel pages (@cpu_addr) or device memory (@io_addr). */
 static int xr_mmap_add(struct xr_ufile *ufile, void *cpu_addr,
-		       phys_addr_t io_addr, size_t size, u64 *key)
+		       phys_addr_t io_addr, size_t size, bool read_only,
+		       u64 *key)
 {
 	struct xr_mmap_entry *entry;
 	u32 index;
@@ -442,6 +451,7 @@ static int xr_mmap_add(struct xr_ufile *ufile, void *cpu_addr,
 	entry->cpu_addr = cpu_addr;
 	entry->io_addr = io_addr;
 	entry->size = size;
+	entry->read_only = read_only;
 	mutex_lock(&ufile->mmap_lock);
 	ret = xa_alloc(&ufile->mmaps, &index, entry,
 		       XA_LIMIT(1, (U32_MAX >> PAGE_SHIFT)), GFP_KERNEL);
@@ -468,7 +478,7 @@ static int xr_mmap_add(struct xr_ufile *ufile, void *cpu_addr,
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 		   u64 *key)
 {
-	return xr_mmap_add(ufile, cpu_addr, 0, size, key);
+	return xr_mmap_add(ufile, cpu_addr, 0, size, false, key);
 }
 EXPORT_SYMBOL_GPL(xr_mmap_insert);
 
@@ -477,6 +487,8 @@ EXPORT_SYMBOL_GPL(xr_mmap_insert);
  * @ufile: the context, whose lock the caller holds (in alloc_ucontext)
  * @io_addr: page-aligned bus address of the device memory
  * @size: bytes, whole pages that belong to the device alone
+ * @read_only: refuse a writable mapping (mmap() fails with EPERM, and
+ *	mprotect() cannot add write access later)
  * @key: out: the mmap offset to give user space
  *
  * The entry lives as long as the context: the core withdraws it when the
@@ -485,11 +497,11 @@ EXPORT_SYMBOL_GPL(xr_mmap_insert);
  * Return: 0, -EINVAL for an unaligned range, or -ENOMEM.
  */
 int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
-		      size_t size, u64 *key)
+		      size_t size, bool read_only, u64 *key)
 {
 	if (WARN_ON(!io_addr || !PAGE_ALIGNED(io_addr) || !PAGE_ALIGNED(size)))
 		return -EINVAL;
-	return xr_mmap_add(ufile, NULL, io_addr, size, key);
+	return xr_mmap_add(ufile, NULL, io_addr, size, read_only, key);
 }
 EXPORT_SYMBOL_GPL(xr_mmap_insert_io);
 

@@ -14,7 +14,10 @@
 /*
  * GET_CONTEXT answer: the geometry of the rings the library maps, and the
  * doorbell: mmap() one page at db_mmap_key and write the 32-bit db_value at
- * db_offset in it to wake the device (db_mmap_key 0: no data path).
+ * db_offset in it to wake the device (db_mmap_key 0: no data path).  The
+ * device's status page (struct xrnic_dev_status), read-only, is one page
+ * at status_mmap_key: a doorbell is needed only while its poll word says
+ * the device is not polling.
  */
 struct xrnic_alloc_ucontext_resp {
 	__u32 sqe_size;
@@ -24,6 +27,7 @@ struct xrnic_alloc_ucontext_resp {
 	__aligned_u64 db_mmap_key;
 	__u32 db_offset;
 	__u32 db_value;
+	__aligned_u64 status_mmap_key;
 };
 
 /*

@@ -283,6 +283,8 @@ static void xrnic_free_context(struct ibv_context *ibctx)
 {
 	struct xrnic_context *ctx = to_xctx(ibctx);
 
+	if (ctx->status)
+		munmap((void *)ctx->status, XRNIC_PAGE_SIZE);
 	if (ctx->db_page)
 		munmap(ctx->db_page, XRNIC_PAGE_SIZE);
 	verbs_uninit_context(&ctx->vctx);
@@ -337,9 +339,18 @@ static struct verbs_context *xrnic_alloc_context(struct ibv_device *ibdev, int c
 		ctx->db = (volatile uint32_t *)(ctx->db_page + resp.drv.db_offset);
 		ctx->db_value = resp.drv.db_value;
 	}
+	/* Without the status page (an older kernel) every post rings. */
+	if (ctx->db_page && resp.drv.status_mmap_key) {
+		ctx->status = mmap(NULL, XRNIC_PAGE_SIZE, PROT_READ, MAP_SHARED, cmd_fd,
+				   resp.drv.status_mmap_key);
+		if (ctx->status == MAP_FAILED)
+			goto err_unmap_db;
+	}
 	verbs_set_ops(&ctx->vctx, &xrnic_ctx_ops);
 	return &ctx->vctx;
 
+err_unmap_db:
+	munmap(ctx->db_page, XRNIC_PAGE_SIZE);
 err_free:
 	verbs_uninit_context(&ctx->vctx);
 	free(ctx);

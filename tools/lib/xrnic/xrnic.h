@@ -14,6 +14,7 @@ struct xrnic_context {
 	uint8_t *db_page;		/* the doorbell page, mapped uncached */
 	volatile uint32_t *db;		/* the Doorbell register in it */
 	uint32_t db_value;
+	const struct xrnic_dev_status *status;	/* read-only, or NULL */
 };
 
 /* A ring mapped from the kernel; its doorbell record at db_offset. */
@@ -68,9 +69,17 @@ static inline struct xrnic_qp *to_xqp(struct ibv_qp *qp)
 	return (struct xrnic_qp *)((char *)qp - offsetof(struct xrnic_qp, vqp.qp));
 }
 
-/* Wake the device after a producer index moved (a store to device memory). */
+/*
+ * Wake the device after a producer index moved, unless it is polling: see
+ * struct xrnic_dev_status.  The barrier orders the index before the read
+ * of the poll word; a doorbell is a store to device memory that traps.
+ */
 static inline void xrnic_ring_doorbell(struct xrnic_context *ctx)
 {
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (ctx->status &&
+	    (le32toh(__atomic_load_n(&ctx->status->poll, __ATOMIC_RELAXED)) & XRNIC_STATUS_POLLING))
+		return;
 	*ctx->db = ctx->db_value;
 }
 

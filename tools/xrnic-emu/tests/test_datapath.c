@@ -400,6 +400,61 @@ TEST_F(dev, rnr_nak_resends_from_the_naked_psn)
 	EXPECT_EQ(0, memcmp(gpa(self, BUF_GPA), gpa(self, BUF_GPA + 6144), 6000));
 }
 
+/*
+ * After progress the device polls the doorbell records and says so in the
+ * status page: an index written then needs no doorbell.  Once it has been
+ * idle for XE_POLL_LINGER_NS it clears the word and sleeps: an index then
+ * waits for a doorbell.
+ */
+TEST_F(dev, device_says_when_it_polls_and_a_polling_device_needs_no_doorbell)
+{
+	struct xrnic_dev_status *st = (void *)(self->xe.bar2 + XRNIC_BAR2_STATUS_OFF);
+	struct xrnic_qp_db *db;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	struct dp d;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 0));
+	db = qp_db(self, 0);
+	EXPECT_EQ(0, le32toh(st->poll));
+	w = sqe(XRNIC_WR_RDMA_WRITE, 1, BUF_GPA, 8, d.key);
+	w.remote_addr = htole64(BUF_GPA + 64);
+	w.rkey = htole32(d.key);
+	memcpy(gpa(self, QP_GPA(0)), &w, sizeof(w));
+	db->sq_pi = htole32(1);
+	xe_doorbell(&self->xe, 1);
+	EXPECT_EQ(0, xe_dev_poll(&self->xe));
+	EXPECT_EQ(XRNIC_STATUS_POLLING, le32toh(st->poll));
+	ASSERT_NE(NULL, c = poll_cq(self, &d));
+
+	/* Polling: a new index is taken without a doorbell. */
+	w.wr_id = htole64(2);
+	memcpy(gpa(self, QP_GPA(0) + XRNIC_SQE_SIZE), &w, sizeof(w));
+	db->sq_pi = htole32(2);
+	EXPECT_EQ(0, xe_dev_poll(&self->xe));
+	ASSERT_NE(NULL, c = poll_cq(self, &d));
+	EXPECT_EQ(2, le64toh(c->wr_id));
+
+	/* Idle past the linger time: the word is cleared and the device sleeps. */
+	self->xe.last_progress -= XE_POLL_LINGER_NS;
+	EXPECT_EQ(-1, xe_dev_poll(&self->xe));
+	EXPECT_EQ(0, le32toh(st->poll));
+	w.wr_id = htole64(3);
+	memcpy(gpa(self, QP_GPA(0) + 2 * XRNIC_SQE_SIZE), &w, sizeof(w));
+	db->sq_pi = htole32(3);
+	EXPECT_EQ(-1, xe_dev_poll(&self->xe));
+	EXPECT_EQ(NULL, poll_cq(self, &d));
+	xe_doorbell(&self->xe, 1);
+	EXPECT_EQ(0, xe_dev_poll(&self->xe));
+	ASSERT_NE(NULL, c = poll_cq(self, &d));
+	EXPECT_EQ(3, le64toh(c->wr_id));
+
+	/* A reset clears it. */
+	xe_reg_write(&self->xe, XRNIC_REG_DEV_CTL, XRNIC_DEV_CTL_RESET);
+	xe_doorbell(&self->xe, XRNIC_VEC_ADMIN);
+	EXPECT_EQ(0, le32toh(st->poll));
+}
+
 /* Hand the device one packet from the wire, built from p with len payload bytes of 0x5a. */
 static void inject(struct _test_data_dev *self, struct xe_pkt *p, uint32_t len)
 {

@@ -100,11 +100,16 @@ static int xrnic_alloc_ucontext(struct xr_device *xdev, struct xr_ufile *ufile,
 	int ret;
 
 	if (xn->db_page) {
-		ret = xr_mmap_insert_io(ufile, xn->db_page, PAGE_SIZE,
+		ret = xr_mmap_insert_io(ufile, xn->db_page, PAGE_SIZE, false,
 					&resp.db_mmap_key);
 		if (ret)
 			return ret;
 	}
+	ret = xr_mmap_insert_io(ufile, pci_resource_start(xn->pdev, XRNIC_MEM_BAR) +
+				XRNIC_BAR2_STATUS_OFF, PAGE_SIZE, true,
+				&resp.status_mmap_key);
+	if (ret)
+		return ret;
 	return xr_copy_to_udata(udata, &resp, sizeof(resp));
 }
 

@@ -105,6 +105,35 @@ static int open_and_close(void *arg __attribute__((unused)))
 	return 0;
 }
 
+/*
+ * The device's status page is shared by every context: it maps read-only,
+ * a writable mapping is refused, and the mapping cannot be made writable.
+ */
+TEST(status_page_maps_read_only)
+{
+	struct ib_uverbs_get_context_resp resp;
+	struct xrnic_alloc_ucontext_resp drv;
+	long page = sysconf(_SC_PAGESIZE);
+	char *p;
+	int fd;
+
+	fd = open(XV_DEV, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_get_context(fd, &resp, &drv));
+	close(resp.async_fd);
+	ASSERT_NE(0, drv.status_mmap_key);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				   drv.status_mmap_key));
+	EXPECT_EQ(EPERM, errno);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, drv.status_mmap_key);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, xt_touch(p));
+	EXPECT_EQ(-1, mprotect(p, page, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(p, page);
+	close(fd);
+}
+
 TEST(another_files_close_leaves_my_ring_mapped)
 {
 	struct ib_uverbs_create_cq_resp cq;

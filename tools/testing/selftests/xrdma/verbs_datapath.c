@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <pthread.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -780,6 +782,224 @@ TEST_F(loop, many_qps_at_once)
 	for (i = 0; i < 2 * PAIRS; i++)
 		ASSERT_EQ(0, ibv_destroy_qp(qp[i]));
 	EXPECT_EQ(0, ibv_destroy_cq(cq));
+}
+
+/* Post n WQEs of op, len bytes each, between the fixture's buffers; 0 or -1. */
+static int post_many(struct _test_data_loop *self, enum ibv_wr_opcode op, int n, size_t len)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, len, self->src_mr->lkey };
+	struct ibv_send_wr wr = {
+		.sg_list = &sge, .num_sge = 1, .opcode = op, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int i;
+
+	if (op == IBV_WR_RDMA_READ) {
+		/* From src (remote) into dst (local). */
+		sge = (struct ibv_sge){ (uintptr_t)self->dst, len, self->dst_mr->lkey };
+		wr.wr.rdma.remote_addr = (uintptr_t)self->src;
+		wr.wr.rdma.rkey = self->src_mr->rkey;
+	} else {
+		wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
+		wr.wr.rdma.rkey = self->dst_mr->rkey;
+	}
+	for (i = 0; i < n; i++) {
+		wr.wr_id = i;
+		if (ibv_post_send(self->qp[0], &wr, &bad))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Deregister the MR that in-flight WRITEs (its rkey) or READs (its lkey)
+ * land in: once ibv_dereg_mr() returns, the device never writes its pages
+ * again.  Every WQE completes, with success before the deregistration and
+ * with an access error or a flush after it.
+ */
+static void dereg_under_traffic(struct _test_data_loop *self, enum ibv_wr_opcode op,
+				struct __test_metadata *_metadata)
+{
+	const int n = 48;
+	const size_t len = 1 << 20;
+	struct ibv_wc wc;
+	int i, ok = 0;
+
+	fill(self->src, len, 9);
+	ASSERT_EQ(0, post_many(self, op, n, len));
+	ASSERT_EQ(0, ibv_dereg_mr(self->dst_mr));
+	self->dst_mr = NULL;
+	memset(self->dst, 0x11, len);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, poll_one(self->cq, &wc)) TH_LOG("completion %d of %d", i, n);
+		EXPECT_EQ(i, wc.wr_id);
+		if (wc.status == IBV_WC_SUCCESS) {
+			EXPECT_EQ(i, ok++) TH_LOG("a success after a failure");
+		} else {
+			EXPECT_TRUE(wc.status == (op == IBV_WR_RDMA_READ ? IBV_WC_LOC_PROT_ERR :
+							  IBV_WC_REM_ACCESS_ERR) ||
+				    wc.status == IBV_WC_WR_FLUSH_ERR)
+				TH_LOG("status %d", wc.status);
+		}
+	}
+	EXPECT_GT(n, ok) TH_LOG("all %d finished before the deregistration: nothing proven", n);
+	for (i = 0; i < (int)len; i++)
+		if (self->dst[i] != 0x11)
+			break;
+	EXPECT_EQ((int)len, i) TH_LOG("byte %d written after DEREG_MR returned", i);
+}
+
+TEST_F(loop, dereg_mr_stops_writes_into_it)
+{
+	dereg_under_traffic(self, IBV_WR_RDMA_WRITE, _metadata);
+}
+
+TEST_F(loop, dereg_mr_stops_reads_into_it)
+{
+	dereg_under_traffic(self, IBV_WR_RDMA_READ, _metadata);
+}
+
+/* The CPU time (ticks) and context switches of a process, from /proc. */
+static int proc_cpu(pid_t pid, long long *ticks, long long *switches)
+{
+	char path[64], line[512], *p;
+	long long ut, st, v;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	p = strrchr(line, ')');		/* after the command name */
+	for (i = 0; p && i < 12; i++)	/* fields 3..14: utime is the 14th */
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, "%lld %lld", &ut, &st) != 2)
+		return -1;
+	*ticks = ut + st;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	*switches = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %lld", &v) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %lld", &v) == 1)
+			*switches += v;
+	fclose(f);
+	return 0;
+}
+
+static long long comp_irqs(void)
+{
+	char name[32];
+	long long total = 0, n;
+	int v;
+
+	for (v = 1; v < 8; v++) {
+		snprintf(name, sizeof(name), "xrnic-comp%d@", v);
+		n = xt_irq_count(name);
+		if (n > 0)
+			total += n;
+	}
+	return total;
+}
+
+struct target_info {
+	uint32_t qpn, rkey;
+	uint64_t addr;
+};
+
+/*
+ * The target of one-sided operations: a process with an MR over shared
+ * memory and a QP, which tells the initiator where they are and then
+ * sleeps in read() until told to go.
+ */
+static int one_sided_target(int to_parent, int from_parent, uint8_t *buf, size_t len)
+{
+	struct ibv_context *ctx = open_xrnic();
+	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	struct ibv_cq *cq = pd ? ibv_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
+	struct ibv_qp *qp = cq ? make_qp(pd, cq, 0) : NULL;
+	struct ibv_mr *mr = qp ? ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE |
+					   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ) : NULL;
+	struct target_info me;
+	uint32_t peer;
+	char go;
+
+	if (!mr || read(from_parent, &peer, sizeof(peer)) != sizeof(peer) ||
+	    connect_qp(qp, peer, 0))
+		return 1;
+	me = (struct target_info){ qp->qp_num, mr->rkey, (uintptr_t)buf };
+	if (write(to_parent, &me, sizeof(me)) != sizeof(me))
+		return 1;
+	if (read(from_parent, &go, 1) != 1)
+		return 1;
+	return 0;
+}
+
+/*
+ * The target of RDMA WRITEs and READs spends nothing: its process's CPU
+ * time and context switches, and the interrupts of every completion
+ * vector, do not move while 64 MiB go each way through its memory.
+ */
+TEST_F(loop, one_sided_target_spends_no_cpu)
+{
+	const size_t len = 1 << 20;
+	int down[2], up[2], i, status;
+	long long t0, s0, t1, s1, irq0;
+	struct target_info peer;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+	struct ibv_wc wc;
+	uint8_t *shared;
+	pid_t pid;
+
+	shared = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, shared);
+	memset(shared, 0, len);
+	ASSERT_EQ(0, pipe(down));
+	ASSERT_EQ(0, pipe(up));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(one_sided_target(up[1], down[0], shared, len));
+	ASSERT_EQ(sizeof(uint32_t), write(down[1], &self->qp[0]->qp_num, sizeof(uint32_t)));
+	ASSERT_EQ(sizeof(peer), read(up[0], &peer, sizeof(peer)));
+	/* Reconnect QP 0 to the target's QP. */
+	ASSERT_EQ(0, ibv_modify_qp(self->qp[0], &(struct ibv_qp_attr){ .qp_state = IBV_QPS_RESET },
+				   IBV_QP_STATE));
+	ASSERT_EQ(0, connect_qp(self->qp[0], peer.qpn, 0));
+	usleep(100000);			/* the target is asleep in read() */
+	ASSERT_EQ(0, proc_cpu(pid, &t0, &s0));
+	irq0 = comp_irqs();
+
+	fill(self->src, len, 4);
+	wr.wr.rdma.remote_addr = peer.addr;
+	wr.wr.rdma.rkey = peer.rkey;
+	for (i = 0; i < 128; i++) {
+		wr.opcode = i % 2 ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+		sge = (struct ibv_sge){ (uintptr_t)(i % 2 ? self->dst : self->src), len,
+					i % 2 ? self->dst_mr->lkey : self->src_mr->lkey };
+		wr.wr_id = i;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		ASSERT_EQ(0, ibv_post_send(self->qp[0], &wr, &bad));
+		ASSERT_EQ(0, poll_one(self->cq, &wc));
+		ASSERT_EQ(IBV_WC_SUCCESS, wc.status) TH_LOG("WQE %d", i);
+	}
+	ASSERT_EQ(0, proc_cpu(pid, &t1, &s1));
+	EXPECT_EQ(0, memcmp(shared, self->src, len));
+	EXPECT_EQ(0, memcmp(self->dst, self->src, len));
+	EXPECT_EQ(t0, t1) TH_LOG("the target ran %lld ticks", t1 - t0);
+	EXPECT_EQ(s0, s1) TH_LOG("the target was switched %lld times", s1 - s0);
+	EXPECT_EQ(irq0, comp_irqs());
+	ASSERT_EQ(1, write(down[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	munmap(shared, len);
 }
 
 /*
