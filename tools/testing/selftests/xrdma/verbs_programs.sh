@@ -71,7 +71,7 @@ perftest() {
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..15"
 
 out=$(ibv_devinfo -v -d $dev 2>&1)
 if echo "$out" | grep -q "hca_id:	$dev" &&
@@ -83,12 +83,22 @@ else
 	fail ibv_devinfo_shows_the_device_and_its_default_gid
 fi
 
-pingpong rc_pingpong_default -n 200
+pingpong rc_pingpong_default -n 1000
 pingpong rc_pingpong_with_events -e -n 200
 pingpong rc_pingpong_checks_data -c -n 200
 pingpong rc_pingpong_one_mib -s 1048576 -n 20
 pingpong rc_pingpong_32_bytes -s 32 -n 200
 pingpong rc_pingpong_new_post_send_api -N -n 200
+# libibverbs matches the provider on the PCI function, so a renamed device
+# is still driven by it.
+if rdma dev set $dev name xrtest; then
+	dev=xrtest
+	pingpong rc_pingpong_on_a_renamed_device -n 100
+	dev=xrnic0
+	rdma dev set xrtest name $dev || { echo "# could not rename it back"; rc=1; }
+else
+	fail rc_pingpong_on_a_renamed_device
+fi
 # perftest 4.5 uses the classic post-send verbs on a device it does not know.
 perftest ib_write_bw ib_write_bw -s 65536 -n 200
 perftest ib_read_bw ib_read_bw -s 65536 -n 200
