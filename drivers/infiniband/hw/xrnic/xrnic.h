@@ -170,6 +170,32 @@ static inline void xrnic_wr(struct xrnic_dev *xn, u32 reg, u32 val)
 }
 
 /* Wake the device: a doorbell carries no data besides the vector. */
+/**
+ * xrnic_ring_next - the entry at a consumer index, once the device wrote it
+ * @ring: the ring's first entry
+ * @entry_size: bytes an entry
+ * @flags_off: where in an entry its flags byte (with the phase bit) is
+ * @depth: entries, a power of two
+ * @cc: the free-running consumer index
+ *
+ * The one way the driver consumes the rings the device publishes (the
+ * ACQ, the AENQ, the completion event queues): the phase bit of lap
+ * @cc / @depth says the entry is new, and the body is read only after it.
+ *
+ * Return: the entry, or NULL if the device has not written it yet.
+ */
+static inline void *xrnic_ring_next(void *ring, size_t entry_size,
+				    size_t flags_off, u32 depth, u32 cc)
+{
+	u8 *e = (u8 *)ring + (size_t)(cc & (depth - 1)) * entry_size;
+
+	if ((READ_ONCE(e[flags_off]) & XRNIC_ENTRY_PHASE) !=
+	    xrnic_entry_phase(cc, depth))
+		return NULL;
+	dma_rmb();	/* read the body only after the phase bit */
+	return e;
+}
+
 static inline void xrnic_doorbell(struct xrnic_dev *xn, u32 vector)
 {
 	writel((XRNIC_DEVICE_PEER << 16) | vector,

@@ -147,13 +147,9 @@ static int xrnic_status_to_errno(u8 status)
 /* The completion at the consumer index, if the device has written it. */
 static struct xrnic_acq_entry *xrnic_admin_next_cqe(struct xrnic_admin *aq)
 {
-	struct xrnic_acq_entry *cqe = &aq->cq[aq->cq_cc & XRNIC_AQ_MASK];
-
-	if ((READ_ONCE(cqe->flags) & XRNIC_ENTRY_PHASE) !=
-	    xrnic_entry_phase(aq->cq_cc, XRNIC_AQ_DEPTH))
-		return NULL;
-	dma_rmb();	/* read the body only after the phase bit */
-	return cqe;
+	return xrnic_ring_next(aq->cq, sizeof(*aq->cq),
+			       offsetof(struct xrnic_acq_entry, flags),
+			       XRNIC_AQ_DEPTH, aq->cq_cc);
 }
 
 /* Wait, bounded by admin_timeout_ms, for the completion of the last command. */

@@ -9,8 +9,6 @@
 
 #include "xrnic.h"
 
-#define XRNIC_AENQ_MASK	(XRNIC_AENQ_DEPTH - 1)
-
 /* Tell a QP's owner; an event for a QP that is gone is dropped. */
 static void xrnic_qp_event(struct xrnic_dev *xn, u32 qpn,
 			   enum xr_obj_event event)
@@ -80,11 +78,11 @@ static void xrnic_aenq_work(struct work_struct *work)
 
 	/* At most one ring's worth per run: a broken device cannot keep us here. */
 	while (done < XRNIC_AENQ_DEPTH) {
-		e = &aenq->ring[aenq->cc & XRNIC_AENQ_MASK];
-		if ((READ_ONCE(e->flags) & XRNIC_ENTRY_PHASE) !=
-		    xrnic_entry_phase(aenq->cc, XRNIC_AENQ_DEPTH))
+		e = xrnic_ring_next(aenq->ring, sizeof(*e),
+				    offsetof(struct xrnic_aenq_entry, flags),
+				    XRNIC_AENQ_DEPTH, aenq->cc);
+		if (!e)
 			break;
-		dma_rmb();	/* read the body only after the phase bit */
 		entry = *e;
 		aenq->cc++;
 		done++;
@@ -198,11 +196,11 @@ static irqreturn_t xrnic_ceq_irq(int irq, void *data)
 	u32 done;
 
 	for (done = 0; done < XRNIC_CEQ_DEPTH; done++) {
-		e = &eq->ring[eq->cc & (XRNIC_CEQ_DEPTH - 1)];
-		if ((READ_ONCE(e->flags) & XRNIC_ENTRY_PHASE) !=
-		    xrnic_entry_phase(eq->cc, XRNIC_CEQ_DEPTH))
+		e = xrnic_ring_next(eq->ring, sizeof(*e),
+				    offsetof(struct xrnic_eqe, flags),
+				    XRNIC_CEQ_DEPTH, eq->cc);
+		if (!e)
 			break;
-		dma_rmb();	/* read the body only after the phase bit */
 		xa_lock(&xn->cqs);
 		cq = xa_load(&xn->cqs, le32_to_cpu(READ_ONCE(e->cqn)));
 		if (cq)
