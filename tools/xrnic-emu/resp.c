@@ -266,8 +266,9 @@ static enum xe_verdict xe_exec_atomic(struct xe_dev *xe, struct xe_qp *qp, const
 	uint64_t *word, orig;
 	struct xe_pkt a;
 
+	/* Misaligned: an invalid request (class C), as rxe answers it. */
 	if (p->va % sizeof(uint64_t))
-		return XE_V_NAK_ACCESS;
+		return XE_V_NAK_INV_REQ;
 	xe_resp_range(qp, p, &piece, &remote, XRNIC_ACCESS_REMOTE_ATOMIC, sizeof(uint64_t));
 	if (xe_buf_check(xe, &remote))
 		return XE_V_NAK_ACCESS;

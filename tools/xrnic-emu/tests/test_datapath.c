@@ -235,6 +235,28 @@ TEST_F(dev, local_errors_have_their_own_status)
 	EXPECT_EQ(XRNIC_VERR_BAD_WQE, c->vendor_err);
 }
 
+TEST_F(dev, misaligned_atomic_is_an_invalid_request)
+{
+	uint64_t *word = (uint64_t *)gpa(self, BUF_GPA + 2 * PAGE);
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	struct dp d;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 0));
+	word[0] = word[1] = 5;
+	w = sqe(XRNIC_WR_ATOMIC_FETCH_AND_ADD, 3, 0, 0, 0);
+	w.atomic.sge = (struct xrnic_sge){ htole64(BUF_GPA + 8), htole32(8), htole32(d.key) };
+	w.atomic.compare_add = htole64(1);
+	w.remote_addr = htole64(BUF_GPA + 2 * PAGE + 4);
+	w.rkey = htole32(d.key);
+	post_send(self, 0, &w);
+	ASSERT_NE(NULL, c = poll_cq(self, &d));
+	EXPECT_EQ(XRNIC_WC_REM_INV_REQ_ERR, c->status);
+	EXPECT_EQ(XRNIC_QPS_ERR, xe_qp_get(&self->xe, d.qpn[1])->state);
+	EXPECT_EQ(5, word[0]);
+	EXPECT_EQ(5, word[1]);
+}
+
 TEST_F(dev, send_without_a_receive_exhausts_rnr_retries)
 {
 	struct dp d;
