@@ -149,13 +149,11 @@ enum xrnic_vendor_err {
 	XRNIC_VERR_NONE		= 0,
 	XRNIC_VERR_BAD_WQE	= 1,	/* opcode, flags, num_sge or length */
 	XRNIC_VERR_LKEY		= 2,	/* an SGE's lkey, PD, rights or bounds */
-	XRNIC_VERR_RKEY		= 3,	/* rkey, PD, rights or bounds */
-	XRNIC_VERR_QP_ACCESS	= 4,	/* the responder QP's access flags */
+	XRNIC_VERR_NAK		= 3,	/* the responder NAKed it (the status: which) */
 	XRNIC_VERR_RECV_LEN	= 5,	/* the receive buffer is too small */
-	XRNIC_VERR_NO_DEST	= 6,	/* no such destination QP, or not ready */
+	XRNIC_VERR_NO_DEST	= 6,	/* no answer (no such QP, or not ready) */
 	XRNIC_VERR_RNR		= 7,	/* no receive WQE within rnr_retry */
 	XRNIC_VERR_FLUSH	= 8,	/* the QP is in the error state */
-	XRNIC_VERR_ALIGN	= 9,	/* an atomic's remote address */
 };
 
 /*

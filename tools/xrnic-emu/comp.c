@@ -57,12 +57,6 @@ static const uint8_t xe_nak_status[] = {
 	[XE_NAK_REM_OP]		= XRNIC_WC_REM_OP_ERR,
 };
 
-static const uint8_t xe_nak_verr[] = {
-	[XE_NAK_INV_REQ]	= XRNIC_VERR_RECV_LEN,
-	[XE_NAK_REM_ACCESS]	= XRNIC_VERR_RKEY,
-	[XE_NAK_REM_OP]		= XRNIC_VERR_NONE,
-};
-
 /* ACKNOWLEDGE: an ACK of the message's last packet completes it; a NAK fails or retries it. */
 static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt *p, uint32_t rel)
 {
@@ -88,7 +82,8 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt
 		}
 		if (code >= ARRAY_SIZE(xe_nak_status) || !xe_nak_status[code])
 			return false;
-		xe_comp_wqe(xe, qp, xe_nak_status[code], xe_nak_verr[code], 0);
+		/* A NAK says what kind of error, not which check failed. */
+		xe_comp_wqe(xe, qp, xe_nak_status[code], XRNIC_VERR_NAK, 0);
 		return true;
 	default:
 		return false;

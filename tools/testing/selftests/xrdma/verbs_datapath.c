@@ -594,6 +594,55 @@ struct nosys {
 	volatile int done;	/* 1: every WR completed; 2+: a failure */
 };
 
+/* A CQ armed for solicited completions stays quiet until a solicited SEND lands. */
+TEST_F(loop, solicited_arm_waits_for_a_solicited_send)
+{
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(self->ctx);
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_sge rsge = { (uintptr_t)self->dst, 8, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_cq *scq, *rcq, *ev_cq;
+	struct ibv_qp *qp[2];
+	struct pollfd pfd;
+	struct ibv_wc wc;
+	void *ev_ctx;
+
+	ASSERT_NE(NULL, ch);
+	ASSERT_NE(NULL, scq = ibv_create_cq(self->ctx, 16, NULL, NULL, 0));
+	ASSERT_NE(NULL, rcq = ibv_create_cq(self->ctx, 16, NULL, ch, 0));
+	ASSERT_NE(NULL, qp[0] = make_qp(self->pd, scq, 0));
+	ASSERT_NE(NULL, qp[1] = make_qp(self->pd, rcq, 0));
+	ASSERT_EQ(0, connect_qp(qp[0], qp[1]->qp_num, 0));
+	ASSERT_EQ(0, connect_qp(qp[1], qp[0]->qp_num, 0));
+	ASSERT_EQ(0, ibv_post_recv(qp[1], &rwr, &bad_r));
+	ASSERT_EQ(0, ibv_post_recv(qp[1], &rwr, &bad_r));
+	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
+
+	ASSERT_EQ(0, ibv_req_notify_cq(rcq, 1));
+	ASSERT_EQ(0, ibv_post_send(qp[0], &wr, &bad));
+	ASSERT_EQ(0, poll_one(scq, &wc));
+	ASSERT_EQ(0, poll_one(rcq, &wc));
+	EXPECT_FALSE(wc.wc_flags & IBV_WC_WITH_IMM);
+	EXPECT_EQ(0, poll(&pfd, 1, 200));		/* not solicited: no event */
+
+	wr.send_flags |= IBV_SEND_SOLICITED;
+	ASSERT_EQ(0, ibv_post_send(qp[0], &wr, &bad));
+	ASSERT_EQ(1, poll(&pfd, 1, POLL_SECONDS * 1000));
+	ASSERT_EQ(0, ibv_get_cq_event(ch, &ev_cq, &ev_ctx));
+	EXPECT_EQ(rcq, ev_cq);
+	ibv_ack_cq_events(rcq, 1);
+	ASSERT_EQ(0, poll_one(rcq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, poll_one(scq, &wc));
+	ibv_destroy_qp(qp[0]);
+	ibv_destroy_qp(qp[1]);
+	EXPECT_EQ(0, ibv_destroy_cq(scq));
+	EXPECT_EQ(0, ibv_destroy_cq(rcq));
+	EXPECT_EQ(0, ibv_destroy_comp_channel(ch));
+}
+
 static void *nosys_loop(void *arg)
 {
 	struct nosys *ns = arg;
