@@ -320,8 +320,12 @@ struct xr_udata {
  *	answer, and offer its device memory with xr_mmap_insert_io()
  * @alloc_pd: allocate @pd->pdn
  * @dealloc_pd: free it
- * @reg_mr: register @mr->umem; set @mr->lkey and @mr->rkey
- * @dereg_mr: unregister
+ * @reg_mr: register @mr->umem; set @mr->lkey and @mr->rkey.  On failure
+ *	the driver may take @mr->umem as @dereg_mr may
+ * @dereg_mr: unregister.  When the device may still use the pages (it
+ *	stopped answering), the driver may take @mr->umem and set it to NULL:
+ *	it then releases it with xr_umem_release() once the device is done,
+ *	or keeps the pages pinned for ever with xr_umem_abandon()
  * @create_cq: create @cq with @cq->cqe entries; may answer in @udata
  * @destroy_cq: destroy it
  * @create_qp: create @qp with @qp->cap; may answer in @udata
@@ -437,6 +441,8 @@ int xr_copy_to_udata(struct xr_udata *udata, const void *src, size_t len);
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 		   u64 *key);
 void xr_mmap_remove(struct xr_ufile *ufile, u64 key);
+void xr_umem_release(struct xr_umem *umem);
+void xr_umem_abandon(struct xr_umem *umem);
 int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
 		      size_t size, bool read_only, u64 *key);
 void xr_cq_comp_event(struct xr_cq *cq);

@@ -170,7 +170,6 @@ void xr_event_flush(struct xr_event_file *evf, u32 *counter);
 /* umem.c */
 struct xr_umem *xr_umem_pin(u64 addr, u64 length, bool writable);
 int xr_umem_map(struct xr_umem *umem, struct device *dma_dev);
-void xr_umem_release(struct xr_umem *umem);
 
 /* restrack.c */
 void xr_restrack_init(struct xr_device *xdev);

@@ -158,3 +158,21 @@ void xr_umem_release(struct xr_umem *umem)
 	mmdrop(umem->owning_mm);
 	kfree(umem);
 }
+EXPORT_SYMBOL_GPL(xr_umem_release);
+
+/**
+ * xr_umem_abandon - forget pinned memory that a device may still write
+ * @umem: the pinned memory, of a device that never completed a reset
+ *
+ * The pages stay pinned for ever, and charged to the process's pinned_vm:
+ * handing them back to the allocator would let the device corrupt whoever
+ * gets them next.  Only the bookkeeping is freed.
+ */
+void xr_umem_abandon(struct xr_umem *umem)
+{
+	kvfree(umem->dma);
+	kvfree(umem->pages);
+	mmdrop(umem->owning_mm);
+	kfree(umem);
+}
+EXPORT_SYMBOL_GPL(xr_umem_abandon);

@@ -183,7 +183,9 @@ void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
 
 	xr_uobj_del(ufile, &mr->uobj);
 	xdev->ops->dereg_mr(xdev, mr);
-	xr_umem_release(mr->umem);
+	/* NULL: the driver took the pages, which the device may still use. */
+	if (mr->umem)
+		xr_umem_release(mr->umem);
 	atomic_dec(&mr->pd->uobj.usecnt);
 	kfree(mr);
 }

@@ -363,11 +363,14 @@ err_del:
 err_dereg:
 	xdev->ops->dereg_mr(xdev, mr);
 err_free:
+	/* NULL: the driver took the pages, which the device may still use. */
+	umem = mr->umem;
 	kfree(mr);
 err_unlock:
 	xr_cmd_unlock(cmd);
 err_release:
-	xr_umem_release(umem);
+	if (umem)
+		xr_umem_release(umem);
 	return ret;
 }
 

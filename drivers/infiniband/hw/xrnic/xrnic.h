@@ -215,6 +215,7 @@ bool xrnic_is_dead(struct xrnic_dev *xn);
 void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
 		    size_t size, bool coherent);
 void xrnic_dma_unsafe(struct xrnic_dev *xn);
+void xrnic_dma_hold_umem(struct xrnic_dev *xn, struct xr_mr *mr);
 void xrnic_dma_quiesced(struct xrnic_dev *xn);
 size_t xrnic_dma_abandon(struct xrnic_dev *xn);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host memory that the device reads or writes (rings, page-list chunks) is
- * freed only once the device is known to be done with it: it completed the
- * command that takes the memory back, or it completed a reset.  A device
+ * Host memory that the device reads or writes (rings, page-list chunks, the
+ * pinned pages of MRs) is freed only once the device is known to be done
+ * with it: it completed the command that takes the memory back, or it
+ * completed a reset.  A device
  * that stopped answering may still be working (slow, or stopped and later
  * resumed), so what it was given is held until it completes a reset; if it
  * never does, the memory is leaked at unbind rather than handed back to
@@ -16,6 +17,7 @@
 /**
  * struct xrnic_held_dma - memory kept from the allocator for the device
  * @list: in xrnic_dev.held
+ * @umem: an MR's pinned pages (the fields below are unused), or NULL
  * @cpu: kernel address
  * @dma: bus address
  * @size: bytes
@@ -24,6 +26,7 @@
  */
 struct xrnic_held_dma {
 	struct list_head list;
+	struct xr_umem *umem;
 	void *cpu;
 	dma_addr_t dma;
 	size_t size;
@@ -84,6 +87,40 @@ void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
 }
 
 /**
+ * xrnic_dma_hold_umem - keep an MR's pages pinned while the device may use them
+ * @xn: the device
+ * @mr: an MR whose REG_MR or DEREG_MR failed
+ *
+ * While the device may still use memory it was given, takes @mr->umem
+ * (setting it to NULL, so that the core leaves it alone) until the device
+ * completes a reset, or for ever if it never does (xrnic_dma_abandon()).
+ * Otherwise leaves it to the core, which unpins it.
+ */
+void xrnic_dma_hold_umem(struct xrnic_dev *xn, struct xr_mr *mr)
+{
+	struct xrnic_held_dma *h;
+
+	mutex_lock(&xn->held_lock);
+	if (!xn->dma_unsafe) {
+		mutex_unlock(&xn->held_lock);
+		return;
+	}
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (h) {
+		h->umem = mr->umem;
+		list_add_tail(&h->list, &xn->held);
+	}
+	mutex_unlock(&xn->held_lock);
+	if (!h) {
+		dev_err_ratelimited(&xn->pdev->dev,
+				    "out of memory: leaking %lu pinned pages the device may still use\n",
+				    mr->umem->npages);
+		xr_umem_abandon(mr->umem);
+	}
+	mr->umem = NULL;
+}
+
+/**
  * xrnic_dma_unsafe - the device may be using memory it was given
  * @xn: the device, which stopped answering (or did not complete a reset)
  *
@@ -112,7 +149,11 @@ void xrnic_dma_quiesced(struct xrnic_dev *xn)
 	list_splice_init(&xn->held, &held);
 	mutex_unlock(&xn->held_lock);
 	list_for_each_entry_safe(h, tmp, &held, list) {
-		xrnic_dma_release(xn, h->cpu, h->dma, h->size, h->coherent);
+		if (h->umem)
+			xr_umem_release(h->umem);
+		else
+			xrnic_dma_release(xn, h->cpu, h->dma, h->size,
+					  h->coherent);
 		kfree(h);
 	}
 }
@@ -130,7 +171,13 @@ size_t xrnic_dma_abandon(struct xrnic_dev *xn)
 
 	mutex_lock(&xn->held_lock);
 	list_for_each_entry_safe(h, tmp, &xn->held, list) {
-		bytes += h->size;
+		if (h->umem) {
+			bytes += h->umem->npages << PAGE_SHIFT;
+			/* Pinned for ever: nobody else gets pages it may write. */
+			xr_umem_abandon(h->umem);
+		} else {
+			bytes += h->size;
+		}
 		list_del(&h->list);
 		kfree(h);
 	}

@@ -150,7 +150,10 @@ static int xrnic_reg_mr(struct xr_device *xdev, struct xr_mr *mr)
 		reg.pbl_mode = XRNIC_PBL_INLINE;
 		for (i = 0; i < umem->npages; i++)
 			reg.pages[i] = cpu_to_le64(umem->dma[i]);
-		return xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
+		ret = xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
+		if (ret)
+			xrnic_dma_hold_umem(xn, mr);
+		return ret;
 	}
 
 	nchunks = DIV_ROUND_UP(umem->npages, XRNIC_PBL_CHUNK_ENTRIES);
@@ -178,6 +181,8 @@ static int xrnic_reg_mr(struct xr_device *xdev, struct xr_mr *mr)
 	reg.pbl_mode = XRNIC_PBL_CHAINED;
 	reg.pbl_addr = cpu_to_le64(chunk_dma[0]);
 	ret = xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
+	if (ret)
+		xrnic_dma_hold_umem(xn, mr);
 out_free:
 	/* Held instead if the device stopped answering (xrnic_dma.c). */
 	for (c = 0; chunks && c < nchunks && chunks[c]; c++)
@@ -188,9 +193,15 @@ out_free:
 	return ret;
 }
 
+/* A device that did not answer may still use the pages: see xrnic_dma.c. */
 static int xrnic_dereg_mr(struct xr_device *xdev, struct xr_mr *mr)
 {
-	return xrnic_cmd_dereg_mr(to_xrnic(xdev), mr->lkey);
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	int ret = xrnic_cmd_dereg_mr(xn, mr->lkey);
+
+	if (ret)
+		xrnic_dma_hold_umem(xn, mr);
+	return ret;
 }
 
 /*
