@@ -6,7 +6,9 @@
 # them from the guest's cycle counter; and for bandwidth also
 # "RESULT metric_wall bytes MB/s value" from the guest's wall clock: the
 # difference of two runs of ITERS_BW="n1 n2" iterations, so that setup
-# time cancels.  Setup from the environment: DEV, GIDX, ITERS_BW.
+# time cancels; on a device with a "doorbells" counter (xrnic0) also
+# "RESULT metric_doorbells_per_wqe bytes ratio value" over the second run.
+# Setup from the environment: DEV, GIDX, ITERS_BW.
 iters=500
 # Until the server listens on perftest's port (at most 30 s).
 wait_listen() {
@@ -34,11 +36,21 @@ once() {
 		grep -q "Can't produce a report" /tmp/bench_c.log /tmp/bench_s.log || break
 	done
 }
+# counter NAME: one of the device's counters (rdma statistic), or nothing.
+counter() {
+	rdma statistic show link "$DEV/1" 2>/dev/null |
+		awk -v n="$1" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
+}
 wall() { # program bytes
-	local n1=${ITERS_BW% *} n2=${ITERS_BW#* } e1
+	local n1=${ITERS_BW% *} n2=${ITERS_BW#* } e1 db
 	once "$1" "$2" "$n1"
 	e1=$elapsed
+	db=$(counter doorbells)
 	once "$1" "$2" "$n2"
+	if [ -n "$db" ] && [ $rc -eq 0 ]; then
+		echo "RESULT ${1}_doorbells_per_wqe $2 ratio $(awk -v d=$(( $(counter doorbells) - db )) \
+			-v n="$n2" 'BEGIN { printf "%.4f", d / n }')"
+	fi
 	if [ $rc -ne 0 ]; then
 		sed 's/^/# /' /tmp/bench_c.log /tmp/bench_s.log
 		echo "FAILED $1 $2 (wall clock)"

@@ -63,6 +63,8 @@ value() { # log metric
 			"$sep" "$1" "$2" "$3" "$(value "$out/xrnic.log" "$1")" "$(value "$out/rxe.log" "$1")"
 		sep=', '
 	done
+	printf '%s{"metric": "ib_write_bw_doorbells_per_wqe", "bytes": 65536, "unit": "doorbells/WQE", "xrdma": %s, "rxe": null, "tcp": null}' \
+		"$sep" "$(value "$out/xrnic.log" ib_write_bw_doorbells_per_wqe)"
 	printf '%s{"metric": "engine_write", "bytes": 1048576, "unit": "MB/s", "xrdma": %s, "memcpy": %s}' \
 		"$sep" "$(value "$out/engine.log" engine_write)" "$(value "$out/engine.log" memcpy)"
 	printf ']}\n'
@@ -82,6 +84,8 @@ e=$(value "$out/engine.log" engine_write)
 c=$(value "$out/engine.log" memcpy)
 printf '%-17s %8s %6s %12s %12s %9.2fx\n' engine_write 1048576 MB/s "$e" "memcpy $c" \
 	"$(awk -v x="$e" -v r="$c" 'BEGIN { print x / r }')"
+echo "doorbells per WQE, ib_write_bw on xrnic0: $(value "$out/xrnic.log" ib_write_bw_doorbells_per_wqe)" \
+	"(1: every post rang; less: the device was polling)"
 echo "(bandwidth: xrnic / rxe, higher is better; latency: lower is better; *_wall: from the"
 echo " guest's wall clock, the others as perftest reports them from its cycle counter)"
 echo "written: $out/loopback.json"

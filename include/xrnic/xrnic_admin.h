@@ -11,6 +11,7 @@
 #define XRNIC_ADMIN_H
 
 #include <linux/types.h>
+#include <xrnic/xrnic_regs.h>
 #ifdef __KERNEL__
 #include <linux/build_bug.h>
 #else
@@ -262,7 +263,7 @@ struct xrnic_cmd_qp {
 	__u8	reserved[52];
 };
 
-/* QUERY_STATS answer: counters kept by the device since its last reset. */
+/* The counters the device keeps since its last reset, in QUERY_STATS order. */
 enum xrnic_counter {
 	XRNIC_CNT_ADMIN_COMMANDS,	/* admin commands completed */
 	XRNIC_CNT_ADMIN_ERRORS,		/* ... with a status other than OK */
@@ -271,11 +272,28 @@ enum xrnic_counter {
 	XRNIC_CNT_TX_BYTES,
 	XRNIC_CNT_RX_BYTES,
 	XRNIC_CNT_RX_DROPPED,		/* packets the transport dropped */
+	XRNIC_CNT_RX_DUPLICATES,	/* ... of them, requests with an old PSN */
+	XRNIC_CNT_RNR_NAKS_SENT,
+	XRNIC_CNT_SEQ_NAKS_SENT,	/* PSN sequence error NAKs */
+	XRNIC_CNT_RETRANSMITS,		/* packets sent again */
+	XRNIC_CNT_DOORBELLS,		/* data doorbells rung */
+	XRNIC_CNT_POLLED,		/* work found by polling, no doorbell rung */
 	XRNIC_NUM_COUNTERS,
 };
 
+/*
+ * QUERY_STATS: the device writes XRNIC_NUM_COUNTERS counters, each an
+ * __le64 in enum xrnic_counter order, into the page of host memory at
+ * buf_addr (page aligned), and answers how many it wrote.
+ */
+struct xrnic_cmd_query_stats {
+	__le64	buf_addr;
+	__u8	reserved[48];
+};
+
 struct xrnic_resp_query_stats {
-	__le64	counters[XRNIC_NUM_COUNTERS];
+	__le32	num_counters;
+	__u8	reserved[52];
 };
 
 /* QUERY_RESOURCES answer: the objects the device holds now. */
@@ -306,6 +324,7 @@ struct xrnic_aq_entry {
 		struct xrnic_cmd_create_qp create_qp;
 		struct xrnic_qp_attr qp_attr;
 		struct xrnic_cmd_qp qp;
+		struct xrnic_cmd_query_stats query_stats;
 	};
 };
 
@@ -409,8 +428,11 @@ static_assert(sizeof(struct xrnic_qp_attr) == XRNIC_ADMIN_DATA_SIZE,
 	      "qp_attr size");
 static_assert(sizeof(struct xrnic_cmd_qp) == XRNIC_ADMIN_DATA_SIZE,
 	      "qp command size");
+static_assert(sizeof(struct xrnic_cmd_query_stats) == XRNIC_ADMIN_DATA_SIZE,
+	      "query_stats command size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
+static_assert(XRNIC_NUM_COUNTERS * 8 <= XRNIC_PAGE_SIZE, "counters fit a page");
 static_assert(sizeof(struct xrnic_resp_query_resources) ==
 	      XRNIC_ADMIN_DATA_SIZE, "query_resources response size");
 static_assert(sizeof(struct xrnic_aq_entry) == XRNIC_AQ_ENTRY_SIZE,

@@ -50,6 +50,7 @@ void xe_dev_init(struct xe_dev *xe)
 		     (uint32_t)mac[3] << 24);
 	xe_reg_write(xe, XRNIC_REG_MAC_HI, mac[4] | mac[5] << 8);
 	xe_set_sts(xe, XRNIC_DEV_STS_READY);
+	xe->poll_linger_ns = XE_POLL_LINGER_NS;
 }
 
 void xe_dev_fini(struct xe_dev *xe)
@@ -181,6 +182,9 @@ void xe_doorbell(struct xe_dev *xe, unsigned int vec)
 	/* A one-vector device rings its data path on the admin vector too. */
 	if (vec == XRNIC_VEC_ADMIN)
 		xe_admin_doorbell(xe);
+	if (vec != XRNIC_VEC_ADMIN || xe->id.num_vectors == 1)
+		xe->counters[XRNIC_CNT_DOORBELLS]++;
+	xe->rung = true;
 	xe->work = true;
 }
 
@@ -217,7 +221,9 @@ static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 int64_t xe_dev_poll(struct xe_dev *xe)
 {
 	int64_t now, next = -1;
+	bool rung = xe->rung;
 
+	xe->rung = false;
 	if (!xe->aq_enabled || (xe->sts & XRNIC_DEV_STS_FATAL)) {
 		if (xe->polling)
 			xe_set_polling(xe, false);
@@ -229,13 +235,15 @@ int64_t xe_dev_poll(struct xe_dev *xe)
 	now = xe_now_ns();
 	if (xe_poll_pass(xe, now, &next)) {
 		xe->last_progress = now;
+		if (!rung)
+			xe->counters[XRNIC_CNT_POLLED]++;
 		if (!xe->polling)
 			xe_set_polling(xe, true);
 		return 0;
 	}
 	if (!xe->polling)
 		return next;
-	if (now - xe->last_progress < XE_POLL_LINGER_NS)
+	if (now - xe->last_progress < xe->poll_linger_ns)
 		return 0;
 	/* Say so, then look once more: an index written meanwhile is seen. */
 	xe_set_polling(xe, false);

@@ -135,7 +135,7 @@ static uint8_t xe_req_opcode(uint8_t wr, uint32_t i, uint32_t n)
  * an answer (in loopback it comes at once) completed the WQE or asked for
  * a retry.
  */
-static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
+static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp, bool again)
 {
 	struct xe_qp_req *r = &qp->req;
 	const struct xrnic_sqe *w = &r->wqe;
@@ -181,6 +181,8 @@ static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 		/* The PSN moves on before the answer can come back. */
 		r->next_psn = (r->next_psn + (p.opcode == XE_OP_READ_REQUEST ? r->npsn : 1)) &
 			      XE_PSN_MASK;
+		if (again)
+			xe->counters[XRNIC_CNT_RETRANSMITS]++;
 		xe_wire_send(xe, &p, &r->local, (uint64_t)i * mtu);
 	}
 	if (r->busy && r->timer == XE_TIMER_NONE)
@@ -242,7 +244,7 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 			r->retry_left--;
 			r->next_psn = r->first_psn;
 		}
-		xe_req_send(xe, qp);
+		xe_req_send(xe, qp, true);
 		return true;
 	}
 	pi = le32toh(__atomic_load_n(&qp->db->sq_pi, __ATOMIC_ACQUIRE));
@@ -256,6 +258,6 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 		return true;
 	}
 	if (xe_req_start(xe, qp))
-		xe_req_send(xe, qp);
+		xe_req_send(xe, qp, false);
 	return true;
 }

@@ -329,14 +329,19 @@ void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 		return;
 	case XE_V_ANSWERED:
 		return;
-	case XE_V_DROP:
 	case XE_V_DUPLICATE:
+		xe->counters[XRNIC_CNT_RX_DUPLICATES]++;
+		xe->counters[XRNIC_CNT_RX_DROPPED]++;
+		return;
+	case XE_V_DROP:
 		xe->counters[XRNIC_CNT_RX_DROPPED]++;
 		return;
 	case XE_V_RNR:
+		xe->counters[XRNIC_CNT_RNR_NAKS_SENT]++;
 		xe_resp_ack(xe, qp, p->psn, XE_AETH_RNR_NAK | qp->attr.min_rnr_timer);
 		return;
 	case XE_V_NAK_SEQ:
+		xe->counters[XRNIC_CNT_SEQ_NAKS_SENT]++;
 		xe_resp_ack(xe, qp, qp->attr.rq_psn, XE_AETH_NAK | XE_NAK_PSN_SEQ);
 		return;
 	case XE_V_NAK_INV_REQ:

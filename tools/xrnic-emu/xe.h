@@ -73,7 +73,7 @@ static_assert(XE_QPN_SLOT_END <= 1u << XE_QPN_SLOT_BITS, "QP slots fit the qpn")
 
 /*
  * How long the device keeps polling after its last progress before it
- * sleeps until a doorbell.  A doorbell trapped from a TCG guest costs the
+ * sleeps until a doorbell (the default of xe_dev.poll_linger_ns).  A doorbell trapped from a TCG guest costs the
  * guest 11-19 us, so a stream of work requests should not ring each one;
  * longer would spend a host core on a guest that has nothing in flight.
  */
@@ -229,6 +229,8 @@ struct xe_dev {
 	struct xe_identity id;
 	void (*raise_irq)(struct xe_dev *xe, unsigned int vec);
 	void *irq_ctx;			/* for raise_irq */
+	/* How long to poll after the last progress; xe_dev_init() sets the default. */
+	int64_t poll_linger_ns;
 
 	/* The physical link of the port; a reset does not change it. */
 	bool link_down;
@@ -242,8 +244,9 @@ struct xe_dev {
 	uint32_t acq_pi;
 	uint32_t aenq_pi;
 
-	/* Data-path work may be pending: a data doorbell rang. */
+	/* Data-path work may be pending: a data doorbell rang, or work remained. */
 	bool work;
+	bool rung;			/* a data doorbell rang since the last poll */
 	/* Polling the doorbell records (the status page says so), since when busy. */
 	bool polling;
 	int64_t last_progress;		/* CLOCK_MONOTONIC ns */
@@ -324,7 +327,7 @@ void xe_dev_fini(struct xe_dev *xe);
 void xe_doorbell(struct xe_dev *xe, unsigned int vec);
 /*
  * Do the work that doorbells asked for, and keep polling every doorbell
- * record for XE_POLL_LINGER_NS after the last progress, the status page
+ * record for poll_linger_ns after the last progress, the status page
  * saying so.  Returns the nanoseconds until a timer of the data path
  * expires (a retry), 0 when work remains now or the device is polling, or
  * -1 when nothing is pending.

@@ -138,6 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!xe.log || !xe.mem.base)
 			abort();
 		xe_dev_init(&xe);
+		xe.poll_linger_ns = 0;	/* stop as soon as there is no progress */
 		ready = true;
 	}
 	if (size < 2 || xe_lb_setup(&xe, &lb, MR_LEN, 0))

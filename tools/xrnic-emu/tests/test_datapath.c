@@ -419,13 +419,15 @@ TEST_F(dev, rnr_nak_resends_from_the_naked_psn)
 	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
 	EXPECT_EQ(NULL, poll_cq(self, &d));
 	EXPECT_EQ(tx + 7 + 2, cnt[XRNIC_CNT_TX_PACKETS]);	/* the last packet and its ACK */
+	EXPECT_EQ(1, cnt[XRNIC_CNT_RNR_NAKS_SENT]);
+	EXPECT_EQ(1, cnt[XRNIC_CNT_RETRANSMITS]);
 	EXPECT_EQ(0, memcmp(gpa(self, BUF_GPA), gpa(self, BUF_GPA + 6144), 6000));
 }
 
 /*
  * After progress the device polls the doorbell records and says so in the
  * status page: an index written then needs no doorbell.  Once it has been
- * idle for XE_POLL_LINGER_NS it clears the word and sleeps: an index then
+ * idle for its linger time it clears the word and sleeps: an index then
  * waits for a doorbell.
  */
 TEST_F(dev, device_says_when_it_polls_and_a_polling_device_needs_no_doorbell)
@@ -456,9 +458,11 @@ TEST_F(dev, device_says_when_it_polls_and_a_polling_device_needs_no_doorbell)
 	EXPECT_EQ(0, xe_dev_poll(&self->xe));
 	ASSERT_NE(NULL, c = poll_cq(self, &d));
 	EXPECT_EQ(2, le64toh(c->wr_id));
+	EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_DOORBELLS]);
+	EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_POLLED]);
 
 	/* Idle past the linger time: the word is cleared and the device sleeps. */
-	self->xe.last_progress -= XE_POLL_LINGER_NS;
+	self->xe.last_progress -= self->xe.poll_linger_ns;
 	EXPECT_EQ(-1, xe_dev_poll(&self->xe));
 	EXPECT_EQ(0, le32toh(st->poll));
 	w.wr_id = htole64(3);
@@ -516,6 +520,8 @@ TEST_F(dev, responder_drops_old_psns_and_naks_ones_ahead)
 	p.psn = 101;
 	inject(self, &p, 8);
 	EXPECT_EQ(drops + 2, cnt[XRNIC_CNT_RX_DROPPED]);
+	EXPECT_EQ(1, cnt[XRNIC_CNT_RX_DUPLICATES]);
+	EXPECT_EQ(1, cnt[XRNIC_CNT_SEQ_NAKS_SENT]);
 	EXPECT_EQ(0, gpa(self, BUF_GPA)[0]);
 	EXPECT_EQ(XRNIC_QPS_RTS, qp1->state);
 	/* The expected PSN executes, and asks an ACK. */

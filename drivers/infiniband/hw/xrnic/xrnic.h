@@ -249,8 +249,7 @@ int xrnic_cmd_modify_qp(struct xrnic_dev *xn, const struct xrnic_qp_attr *attr);
 int xrnic_cmd_query_qp(struct xrnic_dev *xn, u32 qpn,
 		       struct xrnic_qp_attr *attr);
 int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn);
-int xrnic_cmd_query_stats(struct xrnic_dev *xn,
-			  struct xrnic_resp_query_stats *stats);
+int xrnic_cmd_query_stats(struct xrnic_dev *xn, u64 *values);
 int xrnic_cmd_query_resources(struct xrnic_dev *xn,
 			      struct xrnic_resp_query_resources *res);
 

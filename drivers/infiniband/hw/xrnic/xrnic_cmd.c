@@ -296,20 +296,33 @@ int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn)
 /**
  * xrnic_cmd_query_stats - read the device's counters
  * @xn: the device
- * @stats: out: the counters
+ * @values: out: XRNIC_NUM_COUNTERS counters, in enum xrnic_counter order
  *
- * Return: 0 or a negative errno.
+ * The device writes them into a page of ours, which is held if it does not
+ * answer (it might still write it).
+ *
+ * Return: 0, -ENOMEM, -EPROTO if the device wrote fewer, or the errno of
+ * the command.
  */
-int xrnic_cmd_query_stats(struct xrnic_dev *xn,
-			  struct xrnic_resp_query_stats *stats)
+int xrnic_cmd_query_stats(struct xrnic_dev *xn, u64 *values)
 {
 	struct xrnic_aq_entry cmd = { .opcode = XRNIC_ADMIN_QUERY_STATS };
 	struct xrnic_acq_entry cqe;
-	int ret;
+	dma_addr_t dma;
+	__le64 *page;
+	int i, ret;
 
+	page = dma_alloc_coherent(&xn->pdev->dev, XRNIC_PAGE_SIZE, &dma,
+				  GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	cmd.query_stats.buf_addr = cpu_to_le64(dma);
 	ret = xrnic_admin_exec(xn, &cmd, &cqe);
-	if (!ret)
-		*stats = cqe.stats;
+	if (!ret && le32_to_cpu(cqe.stats.num_counters) < XRNIC_NUM_COUNTERS)
+		ret = -EPROTO;
+	for (i = 0; !ret && i < XRNIC_NUM_COUNTERS; i++)
+		values[i] = le64_to_cpu(READ_ONCE(page[i]));
+	xrnic_dma_free(xn, page, dma, XRNIC_PAGE_SIZE, true);
 	return ret;
 }
 

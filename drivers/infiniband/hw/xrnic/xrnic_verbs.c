@@ -490,19 +490,17 @@ static const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_TX_BYTES] = "tx_bytes",
 	[XRNIC_CNT_RX_BYTES] = "rx_bytes",
 	[XRNIC_CNT_RX_DROPPED] = "rx_dropped",
+	[XRNIC_CNT_RX_DUPLICATES] = "rx_duplicates",
+	[XRNIC_CNT_RNR_NAKS_SENT] = "rnr_naks_sent",
+	[XRNIC_CNT_SEQ_NAKS_SENT] = "seq_naks_sent",
+	[XRNIC_CNT_RETRANSMITS] = "retransmits",
+	[XRNIC_CNT_DOORBELLS] = "doorbells",
+	[XRNIC_CNT_POLLED] = "polled",
 };
 
 static int xrnic_query_stats(struct xr_device *xdev, u64 *values)
 {
-	struct xrnic_resp_query_stats stats;
-	int i, ret;
-
-	ret = xrnic_cmd_query_stats(to_xrnic(xdev), &stats);
-	if (ret)
-		return ret;
-	for (i = 0; i < XRNIC_NUM_COUNTERS; i++)
-		values[i] = le64_to_cpu(stats.counters[i]);
-	return 0;
+	return xrnic_cmd_query_stats(to_xrnic(xdev), values);
 }
 
 const struct xr_device_ops xrnic_dev_ops = {

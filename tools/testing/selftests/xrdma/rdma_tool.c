@@ -139,6 +139,10 @@ static long long admin_commands(struct __test_metadata *_metadata)
 	EXPECT_NE(NULL, strstr(o, "admin_errors ")) TH_LOG("%s", o);
 	EXPECT_NE(NULL, strstr(o, "tx_packets ")) TH_LOG("%s", o);
 	EXPECT_NE(NULL, strstr(o, "rx_bytes ")) TH_LOG("%s", o);
+	EXPECT_NE(NULL, strstr(o, "rx_dropped ")) TH_LOG("%s", o);
+	EXPECT_NE(NULL, strstr(o, "retransmits ")) TH_LOG("%s", o);
+	EXPECT_NE(NULL, strstr(o, "doorbells ")) TH_LOG("%s", o);
+	EXPECT_NE(NULL, strstr(o, "polled ")) TH_LOG("%s", o);
 	p = strstr(o, key);
 	if (p)
 		v = strtoll(p + strlen(key), NULL, 10);

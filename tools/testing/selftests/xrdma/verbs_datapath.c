@@ -265,6 +265,42 @@ TEST_F(loop, rdma_read_of_every_size)
 }
 
 /* Six SGEs of different lengths gathered, scattered into three. */
+/* One counter of `rdma statistic`, or -1. */
+static long long device_counter(const char *name)
+{
+	char cmd[128], line[4096], *p;
+	long long v = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "rdma statistic show link xrnic0/1");
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, name);
+		if (p && p[strlen(name)] == ' ')
+			v = strtoll(p + strlen(name) + 1, NULL, 10);
+	}
+	pclose(f);
+	return v;
+}
+
+/*
+ * A 1 MiB WRITE at path MTU 4096 is 256 packets and one ACK, as the
+ * device's own counters show: nothing else moves while the test runs.
+ */
+TEST_F(loop, messages_go_as_packets_of_the_path_mtu)
+{
+	long long tx0 = device_counter("tx_packets"), rx0 = device_counter("rx_packets");
+
+	ASSERT_LE(0, tx0);
+	ASSERT_EQ(0, transfer(self, IBV_WR_RDMA_WRITE, 1 << 20, 7, _metadata));
+	EXPECT_EQ(tx0 + 257, device_counter("tx_packets"));
+	EXPECT_EQ(rx0 + 257, device_counter("rx_packets"));
+	ASSERT_EQ(0, transfer(self, IBV_WR_RDMA_READ, 1 << 20, 8, _metadata));
+	EXPECT_EQ(tx0 + 257 + 257, device_counter("tx_packets"));	/* a request, 256 responses */
+}
+
 TEST_F(loop, gather_and_scatter_lists)
 {
 	struct ibv_sge sge[6], rsge[3];
