@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..17"
+echo "1..19"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -39,6 +39,9 @@ expect_usage_error "shell takes no SCRIPT" -- shell /etc/hostname
 expect_usage_error "unknown option" -- run --frobnicate /etc/hostname
 expect_usage_error "--debug-kernel takes no argument" -- \
 	run --debug-kernel=yes /etc/hostname
+expect_usage_error "--virtio-net: 'x'" -- run --virtio-net x /etc/hostname
+expect_usage_error "--virtio-net: there is no guest 3" -- \
+	run --vms 2 --virtio-net 3 /etc/hostname
 
 # A guest whose console shows what the debug kernel reports fails the run,
 # even though its script succeeds.
