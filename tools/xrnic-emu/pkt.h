@@ -170,6 +170,22 @@ static inline uint32_t xe_mtu_bytes(uint8_t path_mtu)
 	return 128u << path_mtu;
 }
 
+/* The packets a message of len bytes takes at the path MTU: one at least. */
+static inline uint32_t xe_pkt_count(uint64_t len, uint32_t mtu)
+{
+	return len ? (len + mtu - 1) / mtu : 1;
+}
+
+/* Packet i of n in a message: the column of an opcode table. */
+enum xe_pkt_pos { XE_POS_FIRST, XE_POS_MIDDLE, XE_POS_LAST, XE_POS_ONLY, XE_POS_NUM };
+
+static inline enum xe_pkt_pos xe_pkt_pos(uint32_t i, uint32_t n)
+{
+	if (n == 1)
+		return XE_POS_ONLY;
+	return i == 0 ? XE_POS_FIRST : i == n - 1 ? XE_POS_LAST : XE_POS_MIDDLE;
+}
+
 /* PSN arithmetic in 24 bits: a - b, and whether a comes before b. */
 static inline uint32_t xe_psn_diff(uint32_t a, uint32_t b)
 {

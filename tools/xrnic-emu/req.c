@@ -71,12 +71,6 @@ static int xe_req_check(const struct xe_qp *qp, const struct xrnic_sqe *w,
 	return 0;
 }
 
-/* The packets a SEND or WRITE of len bytes takes at the path MTU: one at least. */
-static uint32_t xe_req_packets(uint64_t len, uint32_t mtu)
-{
-	return len ? (len + mtu - 1) / mtu : 1;
-}
-
 bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code)
 {
 	struct xe_qp_req *r = &qp->req;
@@ -115,8 +109,7 @@ static void xe_req_wait_answer(struct xe_qp *qp)
 /* The BTH opcode of packet i of n of a SEND or WRITE. */
 static uint8_t xe_req_opcode(uint8_t wr, uint32_t i, uint32_t n)
 {
-	static const uint8_t ops[][4] = {
-		/* FIRST, MIDDLE, LAST, ONLY */
+	static const uint8_t ops[][XE_POS_NUM] = {
 		[XRNIC_WR_SEND] = { XE_OP_SEND_FIRST, XE_OP_SEND_MIDDLE, XE_OP_SEND_LAST,
 				    XE_OP_SEND_ONLY },
 		[XRNIC_WR_SEND_WITH_IMM] = { XE_OP_SEND_FIRST, XE_OP_SEND_MIDDLE,
@@ -127,7 +120,7 @@ static uint8_t xe_req_opcode(uint8_t wr, uint32_t i, uint32_t n)
 						   XE_OP_WRITE_LAST_IMM, XE_OP_WRITE_ONLY_IMM },
 	};
 
-	return ops[wr][n == 1 ? 3 : i == 0 ? 0 : i == n - 1 ? 2 : 1];
+	return ops[wr][xe_pkt_pos(i, n)];
 }
 
 /*
@@ -210,7 +203,7 @@ static bool xe_req_start(struct xe_dev *xe, struct xe_qp *qp)
 	r->first_psn = qp->attr.sq_psn;
 	r->next_psn = r->first_psn;
 	r->resp_psn = r->first_psn;
-	r->npsn = xe_wr_is_atomic(r->wqe.opcode) ? 1 : xe_req_packets(r->local.len, mtu);
+	r->npsn = xe_wr_is_atomic(r->wqe.opcode) ? 1 : xe_pkt_count(r->local.len, mtu);
 	r->rnr_left = qp->attr.rnr_retry;
 	r->retry_left = qp->attr.retry_cnt;
 	qp->attr.sq_psn = (r->first_psn + r->npsn) & XE_PSN_MASK;

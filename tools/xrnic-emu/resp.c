@@ -231,8 +231,10 @@ static enum xe_verdict xe_exec_write(struct xe_dev *xe, struct xe_qp *qp, const 
 /* READ: answer with the range cut at the path MTU, one PSN a packet. */
 static enum xe_verdict xe_exec_read(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 {
-	static const uint8_t ops[] = { XE_OP_READ_RESP_FIRST, XE_OP_READ_RESP_MIDDLE,
-				       XE_OP_READ_RESP_LAST, XE_OP_READ_RESP_ONLY };
+	static const uint8_t ops[XE_POS_NUM] = {
+		[XE_POS_FIRST] = XE_OP_READ_RESP_FIRST, [XE_POS_MIDDLE] = XE_OP_READ_RESP_MIDDLE,
+		[XE_POS_LAST] = XE_OP_READ_RESP_LAST, [XE_POS_ONLY] = XE_OP_READ_RESP_ONLY,
+	};
 	const struct xe_pkt *p = &rx->pkt;
 	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu), n, i;
 	struct xe_piece piece;
@@ -242,12 +244,12 @@ static enum xe_verdict xe_exec_read(struct xe_dev *xe, struct xe_qp *qp, const s
 	xe_resp_range(qp, p, &piece, &src, XRNIC_ACCESS_REMOTE_READ, p->dma_len);
 	if (p->dma_len && xe_buf_check(xe, &src))
 		return XE_V_NAK_ACCESS;
-	n = p->dma_len ? (p->dma_len + mtu - 1) / mtu : 1;
+	n = xe_pkt_count(p->dma_len, mtu);
 	qp->resp.msn++;
 	qp->attr.rq_psn = (p->psn + n) & XE_PSN_MASK;
 	for (i = 0; i < n; i++) {
 		a = (struct xe_pkt){
-			.opcode = ops[n == 1 ? 3 : i == 0 ? 0 : i == n - 1 ? 2 : 1],
+			.opcode = ops[xe_pkt_pos(i, n)],
 			.psn = (p->psn + i) & XE_PSN_MASK,
 			.syndrome = XE_AETH_ACK,
 			.payload_len = i == n - 1 ? p->dma_len - i * mtu : mtu,
