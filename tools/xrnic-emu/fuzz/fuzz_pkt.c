@@ -17,31 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loopback.h"
+#include "fuzz_loopback.h"
 #include "transport.h"
 
-#define RAM		(1024 * 1024)
 #define PAGE		XE_LB_PAGE
 #define MR_LEN		(3 * PAGE)
 #define MAX_PKT		(XE_PKT_MAX_HDR + 256 + 3)
 
-static struct xe_dev xe;
-static uint8_t bar2[XRNIC_BAR2_SIZE] __attribute__((aligned(4096)));
-
-static void fuzz_irq(struct xe_dev *dev, unsigned int vec)
-{
-	if (vec >= dev->id.num_vectors)
-		abort();
-}
+static struct xe_dev *xe;
 
 static void post_recvs(struct xe_lb *lb, int i)
 {
-	struct xrnic_qp_db *db = (void *)(xe.mem.base + XE_LB_QP_DB(i));
+	struct xrnic_qp_db *db = (void *)(xe->mem.base + XE_LB_QP_DB(i));
 	struct xrnic_rqe *r;
 	unsigned int k;
 
 	for (k = 0; k < 4; k++) {
-		r = (void *)(xe.mem.base + XE_LB_RQ(i) + k * XRNIC_RQE_SIZE);
+		r = (void *)(xe->mem.base + XE_LB_RQ(i) + k * XRNIC_RQE_SIZE);
 		r->wr_id = htole64(k);
 		r->num_sge = 1;
 		r->sge[0] = (struct xrnic_sge){ htole64(XE_LB_BUF + k * 1024), htole32(1024),
@@ -57,14 +49,14 @@ static void post_in_flight(struct xe_lb *lb, uint8_t pick, uint32_t len)
 				       XRNIC_WR_ATOMIC_FETCH_AND_ADD };
 	struct xrnic_qp_attr a = { .qpn = htole32(lb->qpn[0]), .dest_qpn = htole32(0xfffff),
 				   .attr_mask = htole32(XRNIC_QP_DEST_QPN) };
-	struct xrnic_qp_db *db = (void *)(xe.mem.base + XE_LB_QP_DB(0));
-	struct xrnic_sqe *w = (void *)(xe.mem.base + XE_LB_QP(0));
+	struct xrnic_qp_db *db = (void *)(xe->mem.base + XE_LB_QP_DB(0));
+	struct xrnic_sqe *w = (void *)(xe->mem.base + XE_LB_QP(0));
 	uint8_t op;
 
 	if (!pick)
 		return;
 	op = ops[(pick - 1) % ARRAY_SIZE(ops)];
-	if (xe_lb_admin(&xe, lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL))
+	if (xe_lb_admin(xe, lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL))
 		abort();
 	*w = (struct xrnic_sqe){ .opcode = op, .flags = XRNIC_SQE_SIGNALED, .num_sge = 1,
 				 .remote_addr = htole64(XE_LB_BUF + 2 * PAGE),
@@ -77,24 +69,8 @@ static void post_in_flight(struct xe_lb *lb, uint8_t pick, uint32_t len)
 						htole32(lb->key) };
 	}
 	db->sq_pi = htole32(1);
-	xe_doorbell(&xe, 1);
-	xe_dev_poll(&xe);
-}
-
-static __attribute__((no_sanitize("coverage"))) void fuzz_check(void)
-{
-	unsigned int slot;
-	const struct xe_qp *qp;
-
-	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++) {
-		qp = &xe.qp[slot];
-		if (!qp->live)
-			continue;
-		if (qp->state == XRNIC_QPS_ERR && (qp->req.busy || qp->req.timer))
-			abort();
-		if (qp->state != XRNIC_QPS_ERR && qp->state != XRNIC_QPS_RTS)
-			abort();
-	}
+	xe_doorbell(xe, 1);
+	xe_dev_poll(xe);
 }
 
 /* Address the packet to QP 0 or 1, and give a zero rkey the MR's. */
@@ -122,32 +98,20 @@ static void fix_up(uint8_t *b, size_t n, const struct xe_lb *lb)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static bool ready;
 	uint8_t pkt[MAX_PKT];
 	struct xe_frame f;
 	unsigned int rounds;
 	struct xe_lb lb;
 	size_t n;
 
-	if (!ready) {
-		xe.bar2 = bar2;
-		xe.log = fopen("/dev/null", "w");
-		xe.raise_irq = fuzz_irq;
-		xe.id.num_vectors = 4;
-		xe.mem = (struct xe_guest_mem){ .base = aligned_alloc(PAGE, RAM), .size = RAM };
-		if (!xe.log || !xe.mem.base)
-			abort();
-		xe_dev_init(&xe);
-		xe.poll_linger_ns = 0;	/* stop as soon as there is no progress */
-		ready = true;
-	}
-	if (size < 2 || xe_lb_setup(&xe, &lb, MR_LEN, 0))
+	xe = fuzz_device();
+	if (size < 2 || xe_lb_setup(xe, &lb, MR_LEN, 0))
 		return 0;
 	for (n = 0; n < 2; n++) {
 		struct xrnic_qp_attr a = { .qpn = htole32(lb.qpn[n]), .path_mtu = 1,
 					   .attr_mask = htole32(XRNIC_QP_PATH_MTU) };
 
-		if (xe_lb_admin(&xe, &lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL))
+		if (xe_lb_admin(xe, &lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL))
 			abort();
 		post_recvs(&lb, n);
 	}
@@ -165,12 +129,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(pkt, data, n);
 		fix_up(pkt, n, &lb);
 		f = (struct xe_frame){ .hdr = pkt, .hdr_avail = n, .len = n };
-		xe_wire_recv(&xe, &f);
+		xe_wire_recv(xe, &f);
 		data += n;
 		size -= n;
-		for (rounds = 0; rounds < 64 && xe_dev_poll(&xe) == 0; rounds++)
+		for (rounds = 0; rounds < 64 && xe_dev_poll(xe) == 0; rounds++)
 			;
 	}
-	fuzz_check();
+	fuzz_check_qps(xe);
 	return 0;
 }

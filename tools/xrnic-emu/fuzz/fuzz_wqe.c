@@ -11,20 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loopback.h"
+#include "fuzz_loopback.h"
 
-#define RAM		(1024 * 1024)
 #define PAGE		XE_LB_PAGE
 #define DEPTH		XE_LB_DEPTH
 
-static struct xe_dev xe;
-static uint8_t bar2[XRNIC_BAR2_SIZE] __attribute__((aligned(4096)));
-
-static void fuzz_irq(struct xe_dev *dev, unsigned int vec)
-{
-	if (vec >= dev->id.num_vectors)
-		abort();
-}
+static struct xe_dev *xe;
 
 /* What the guest controls, in input order: the small records first. */
 static const struct {
@@ -36,54 +28,25 @@ static const struct {
 	{ XE_LB_BUF, 3 * PAGE },
 };
 
-static __attribute__((no_sanitize("coverage"))) void fuzz_check(void)
-{
-	unsigned int slot;
-	const struct xe_qp *qp;
-
-	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++) {
-		qp = &xe.qp[slot];
-		if (!qp->live)
-			continue;
-		/* A QP in ERR has no retry pending; one in RTS only its own. */
-		if (qp->state == XRNIC_QPS_ERR && (qp->req.busy || qp->req.timer))
-			abort();
-		if (qp->state != XRNIC_QPS_ERR && qp->state != XRNIC_QPS_RTS)
-			abort();
-	}
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static bool ready;
 	unsigned int i, rounds;
 	struct xe_lb lb;
 	size_t n;
 
-	if (!ready) {
-		xe.bar2 = bar2;
-		xe.log = fopen("/dev/null", "w");
-		xe.raise_irq = fuzz_irq;
-		xe.id.num_vectors = 4;
-		xe.mem = (struct xe_guest_mem){ .base = aligned_alloc(PAGE, RAM), .size = RAM };
-		if (!xe.log || !xe.mem.base)
-			abort();
-		xe_dev_init(&xe);
-		xe.poll_linger_ns = 0;	/* stop as soon as there is no progress */
-		ready = true;
-	}
-	if (xe_lb_setup(&xe, &lb, 3 * PAGE, 0))
+	xe = fuzz_device();
+	if (xe_lb_setup(xe, &lb, 3 * PAGE, 0))
 		abort();
 	for (i = 0; i < ARRAY_SIZE(fuzz_areas) && size; i++) {
 		n = size < fuzz_areas[i].len ? size : fuzz_areas[i].len;
-		memcpy(xe.mem.base + fuzz_areas[i].gpa, data, n);
+		memcpy(xe->mem.base + fuzz_areas[i].gpa, data, n);
 		data += n;
 		size -= n;
 	}
 	/* Progress is bounded by the rings; retries wait on timers, not us. */
-	xe_doorbell(&xe, 1);
-	for (rounds = 0; rounds < 64 && xe_dev_poll(&xe) == 0; rounds++)
+	xe_doorbell(xe, 1);
+	for (rounds = 0; rounds < 64 && xe_dev_poll(xe) == 0; rounds++)
 		;
-	fuzz_check();
+	fuzz_check_qps(xe);
 	return 0;
 }
