@@ -304,10 +304,11 @@ static int xr_nl_fill_stat_mode(struct sk_buff *skb, struct xr_device *xdev,
 }
 
 /* Answer a request with one message filled by @fill. */
+/* Writes the attributes of a reply about @xdev (and @port, if not 0). */
+typedef int xr_nl_fill_fn(struct sk_buff *skb, struct xr_device *xdev, u32 port);
+
 static int xr_nl_reply(struct sk_buff *in, const struct nlmsghdr *req, u32 op,
-		       struct xr_device *xdev, u32 port,
-		       int (*fill)(struct sk_buff *skb, struct xr_device *xdev,
-				   u32 port))
+		       struct xr_device *xdev, u32 port, xr_nl_fill_fn *fill)
 {
 	struct nlmsghdr *nlh;
 	struct sk_buff *msg;
@@ -332,64 +333,57 @@ err_free:
 	return ret;
 }
 
-static int xr_nl_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
-			  struct nlattr **tb, struct netlink_ext_ack *extack)
+/*
+ * Answer a GET for the device the request names (and its port, with
+ * @per_port) with one message that @fill writes.
+ */
+static int xr_nl_reply_dev(struct sk_buff *skb, struct nlmsghdr *nlh,
+			   struct nlattr **tb, struct netlink_ext_ack *extack,
+			   u32 op, bool per_port, xr_nl_fill_fn *fill)
 {
 	struct xr_device *xdev;
-	int ret;
+	int ret = 0;
 
 	xdev = xr_nl_get_dev(tb, extack);
 	if (IS_ERR(xdev))
 		return PTR_ERR(xdev);
-	ret = xr_nl_reply(skb, nlh, RDMA_NLDEV_CMD_GET, xdev, 0,
-			  xr_nl_fill_dev);
+	if (per_port)
+		ret = xr_nl_get_port(tb, xdev, true, extack);
+	if (!per_port || ret > 0)
+		ret = xr_nl_reply(skb, nlh, op, xdev, ret, fill);
 	xr_device_put(xdev);
 	return ret;
+}
+
+static int xr_nl_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			  struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	return xr_nl_reply_dev(skb, nlh, tb, extack, RDMA_NLDEV_CMD_GET, false,
+			       xr_nl_fill_dev);
 }
 
 static int xr_nl_port_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			       struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
-	struct xr_device *xdev;
-	int ret;
-
-	xdev = xr_nl_get_dev(tb, extack);
-	if (IS_ERR(xdev))
-		return PTR_ERR(xdev);
-	ret = xr_nl_get_port(tb, xdev, true, extack);
-	if (ret > 0)
-		ret = xr_nl_reply(skb, nlh, RDMA_NLDEV_CMD_PORT_GET, xdev, ret,
-				  xr_nl_fill_port);
-	xr_device_put(xdev);
-	return ret;
+	return xr_nl_reply_dev(skb, nlh, tb, extack, RDMA_NLDEV_CMD_PORT_GET,
+			       true, xr_nl_fill_port);
 }
 
 static int xr_nl_res_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			      struct nlattr **tb,
 			      struct netlink_ext_ack *extack)
 {
-	struct xr_device *xdev;
-	int ret;
-
-	xdev = xr_nl_get_dev(tb, extack);
-	if (IS_ERR(xdev))
-		return PTR_ERR(xdev);
-	ret = xr_nl_reply(skb, nlh, RDMA_NLDEV_CMD_RES_GET, xdev, 0,
-			  xr_nl_fill_res_summary);
-	xr_device_put(xdev);
-	return ret;
+	return xr_nl_reply_dev(skb, nlh, tb, extack, RDMA_NLDEV_CMD_RES_GET,
+			       false, xr_nl_fill_res_summary);
 }
 
 static int xr_nl_stat_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			       struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
-	int (*fill)(struct sk_buff *skb, struct xr_device *xdev, u32 port);
-	struct xr_device *xdev;
-	int ret;
+	xr_nl_fill_fn *fill = xr_nl_fill_stats;
 
-	fill = xr_nl_fill_stats;
 	if (tb[RDMA_NLDEV_ATTR_STAT_RES]) {
 		/* Only "rdma statistic qp mode" is answered. */
 		if (nla_get_u32(tb[RDMA_NLDEV_ATTR_STAT_RES]) !=
@@ -399,15 +393,8 @@ static int xr_nl_stat_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		}
 		fill = xr_nl_fill_stat_mode;
 	}
-	xdev = xr_nl_get_dev(tb, extack);
-	if (IS_ERR(xdev))
-		return PTR_ERR(xdev);
-	ret = xr_nl_get_port(tb, xdev, true, extack);
-	if (ret > 0)
-		ret = xr_nl_reply(skb, nlh, RDMA_NLDEV_CMD_STAT_GET, xdev, ret,
-				  fill);
-	xr_device_put(xdev);
-	return ret;
+	return xr_nl_reply_dev(skb, nlh, tb, extack, RDMA_NLDEV_CMD_STAT_GET,
+			       true, fill);
 }
 
 static int xr_nl_get_chardev_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
@@ -849,9 +836,7 @@ err_cancel:
 
 /* One message per port of the device, from port dump->pos on. */
 static int xr_nl_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
-			    struct xr_device *xdev, u32 op,
-			    int (*fill)(struct sk_buff *skb,
-					struct xr_device *xdev, u32 port))
+			    struct xr_device *xdev, u32 op, xr_nl_fill_fn *fill)
 {
 	struct xr_nl_dump *dump = xr_nl_dump_ctx(cb);
 	struct nlmsghdr *nlh;
@@ -886,7 +871,7 @@ static int xr_nl_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			  struct xr_device *xdev, u32 op)
 {
 	struct nlmsghdr *nlh;
-	int (*fill)(struct sk_buff *skb, struct xr_device *xdev, u32 port);
+	xr_nl_fill_fn *fill;
 
 	switch (op) {
 	case RDMA_NLDEV_CMD_GET:
