@@ -19,6 +19,8 @@ pkgs=(
 	libibverbs-dev
 	ibverbs-utils
 	perftest
+	iperf3
+	ethtool
 	file
 )
 

@@ -55,6 +55,8 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_QUERY_RESOURCES	= 14,
 	XRNIC_ADMIN_CREATE_EQ		= 15,
 	XRNIC_ADMIN_DESTROY_EQ		= 16,
+	XRNIC_ADMIN_START_ETH		= 17,
+	XRNIC_ADMIN_STOP_ETH		= 18,
 };
 
 /* Admin completion status */
@@ -171,6 +173,26 @@ struct xrnic_cmd_eq {
 
 #define XRNIC_MAX_EQ_DEPTH		4096
 
+/*
+ * START_ETH: the Ethernet function's rings (struct xrnic_eth_desc, page
+ * aligned), their doorbell record (struct xrnic_eth_db) and the MSI-X
+ * vector raised when descriptors complete.  The device sends what the TX
+ * ring holds and lands frames in the RX ring's buffers until STOP_ETH
+ * (no body), after whose answer it touches none of them.  Only one
+ * Ethernet function runs at a time: BUSY while one does.
+ */
+struct xrnic_cmd_start_eth {
+	__le64	tx_ring;
+	__le64	rx_ring;
+	__le64	db_addr;	/* XRNIC_DB_RECORD_SIZE aligned */
+	__le32	tx_depth;	/* power of two, 2 .. XRNIC_MAX_ETH_DEPTH */
+	__le32	rx_depth;	/* power of two, 2 .. XRNIC_MAX_ETH_DEPTH */
+	__le16	vector;		/* 0 .. N-1 */
+	__u8	reserved[22];
+};
+
+#define XRNIC_MAX_ETH_DEPTH		4096
+
 /* DESTROY_CQ; the CREATE_CQ answer. */
 struct xrnic_cmd_cq {
 	__le32	cqn;
@@ -278,6 +300,17 @@ enum xrnic_counter {
 	XRNIC_CNT_RETRANSMITS,		/* packets sent again */
 	XRNIC_CNT_DOORBELLS,		/* data doorbells rung */
 	XRNIC_CNT_POLLED,		/* work found by polling, no doorbell rung */
+	/* The Ethernet function (frames without FCS). */
+	XRNIC_CNT_ETH_TX_FRAMES,
+	XRNIC_CNT_ETH_TX_BYTES,
+	XRNIC_CNT_ETH_RX_FRAMES,	/* landed in an RX buffer */
+	XRNIC_CNT_ETH_RX_BYTES,
+	XRNIC_CNT_ETH_TX_BAD_DESC,	/* TX descriptor: length or address */
+	XRNIC_CNT_ETH_TX_LINK_DOWN,	/* TX frames dropped: no link */
+	XRNIC_CNT_ETH_RX_TOO_SHORT,	/* shorter than an Ethernet header */
+	XRNIC_CNT_ETH_RX_TOO_LONG,	/* longer than the RX buffer */
+	XRNIC_CNT_ETH_RX_NO_BUFFER,	/* the RX ring had no buffer */
+	XRNIC_CNT_ETH_RX_BAD_DESC,	/* RX descriptor: length or address */
 	XRNIC_NUM_COUNTERS,
 };
 
@@ -325,6 +358,7 @@ struct xrnic_aq_entry {
 		struct xrnic_qp_attr qp_attr;
 		struct xrnic_cmd_qp qp;
 		struct xrnic_cmd_query_stats query_stats;
+		struct xrnic_cmd_start_eth start_eth;
 	};
 };
 
@@ -367,7 +401,8 @@ struct xrnic_resp_query_port {
 	__le16	gid_tbl_len;
 	__le32	max_msg_sz;
 	__le32	port_cap_flags;
-	__u8	reserved[40];
+	__le16	eth_max_mtu;	/* the Ethernet function's largest MTU */
+	__u8	reserved[38];
 };
 
 /* Completion entry */
@@ -430,6 +465,8 @@ static_assert(sizeof(struct xrnic_cmd_qp) == XRNIC_ADMIN_DATA_SIZE,
 	      "qp command size");
 static_assert(sizeof(struct xrnic_cmd_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats command size");
+static_assert(sizeof(struct xrnic_cmd_start_eth) == XRNIC_ADMIN_DATA_SIZE,
+	      "start_eth command size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
 static_assert(XRNIC_NUM_COUNTERS * 8 <= XRNIC_PAGE_SIZE, "counters fit a page");

@@ -216,6 +216,59 @@ struct xrnic_eqe {
 };
 
 /*
+ * The Ethernet function: a TX ring and an RX ring of 16-byte descriptors
+ * (START_ETH), both written by the driver and completed in place by the
+ * device.  The driver fills a descriptor with status 0, then advances its
+ * producer index in struct xrnic_eth_db (release) and rings the vector it
+ * gave START_ETH.  The device takes descriptors in order; when it is done
+ * with one it writes frame_len (RX), then status with XRNIC_ETH_DONE
+ * (release ordering); the driver reads the rest only after seeing DONE.
+ *
+ * TX: buf_len bytes at addr are one frame from its destination MAC on,
+ * without FCS, 14 .. the largest MTU + XRNIC_ETH_OVERHEAD; the device pads
+ * a frame shorter than XRNIC_ETH_MIN_FRAME with zeros.  A descriptor
+ * outside those lengths or outside RAM completes with XRNIC_ETH_ERR and is
+ * counted; a frame sent while the link is down is dropped and counted, its
+ * descriptor completing normally.
+ *
+ * RX: buf_len bytes at addr receive one frame; frame_len says how many it
+ * took.  A frame longer than the next buffer, shorter than an Ethernet
+ * header, or arriving when the ring has no buffer is dropped and counted:
+ * the buffer stays posted.
+ */
+#define XRNIC_ETH_DESC_SIZE	16
+#define XRNIC_ETH_HLEN		14
+#define XRNIC_ETH_MIN_FRAME	60	/* without FCS */
+#define XRNIC_ETH_OVERHEAD	18	/* Ethernet header and one VLAN tag */
+
+/* struct xrnic_eth_desc.status */
+#define XRNIC_ETH_DONE		(1u << 0)
+#define XRNIC_ETH_ERR		(1u << 1)	/* a bad descriptor: not sent */
+
+struct xrnic_eth_desc {
+	__le64	addr;
+	__le16	buf_len;	/* driver: TX frame / RX buffer bytes */
+	__le16	frame_len;	/* device, RX: bytes of the frame received */
+	__u8	status;		/* device: XRNIC_ETH_DONE, XRNIC_ETH_ERR */
+	__u8	reserved[3];
+};
+
+/*
+ * Ethernet doorbell record.  The driver's free-running producer indexes,
+ * and an arm word: after completing descriptors the device makes a full
+ * barrier and reads @arm; a value it has not answered yet raises the
+ * START_ETH vector once.  The driver writes a new value (any other than
+ * the last) when it wants the next interrupt, makes a full barrier and
+ * looks at its rings once more, as with a CQ's arm word.
+ */
+struct xrnic_eth_db {
+	__le32	tx_pi;
+	__le32	rx_pi;
+	__le32	arm;
+	__u8	reserved[52];
+};
+
+/*
  * The per-context doorbell: user space writes (XRNIC_DEVICE_PEER << 16) |
  * vector to the ivshmem Doorbell register (BAR0 offset
  * XRNIC_IVSHMEM_DOORBELL) after updating a producer index, to wake the
@@ -248,5 +301,7 @@ static_assert(sizeof(struct xrnic_eqe) == XRNIC_EQE_SIZE, "EQE size");
 static_assert(sizeof(struct xrnic_qp_db) == XRNIC_DB_RECORD_SIZE, "QP db size");
 static_assert(sizeof(struct xrnic_cq_db) == XRNIC_DB_RECORD_SIZE, "CQ db size");
 static_assert(sizeof(struct xrnic_eq_db) == XRNIC_DB_RECORD_SIZE, "EQ db size");
+static_assert(sizeof(struct xrnic_eth_desc) == XRNIC_ETH_DESC_SIZE, "Ethernet descriptor size");
+static_assert(sizeof(struct xrnic_eth_db) == XRNIC_DB_RECORD_SIZE, "Ethernet db size");
 
 #endif /* XRNIC_IO_H */

@@ -47,6 +47,8 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_QUERY_RESOURCES]	= xe_cmd_query_resources,
 	[XRNIC_ADMIN_CREATE_EQ]		= xe_cmd_create_eq,
 	[XRNIC_ADMIN_DESTROY_EQ]	= xe_cmd_destroy_eq,
+	[XRNIC_ADMIN_START_ETH]		= xe_cmd_start_eth,
+	[XRNIC_ADMIN_STOP_ETH]		= xe_cmd_stop_eth,
 };
 
 static const char *const xe_status_name[] = {

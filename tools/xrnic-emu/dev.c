@@ -19,6 +19,7 @@ static void xe_set_sts(struct xe_dev *xe, uint32_t sts)
 /* Drop every PD, MR, CQ and QP and zero the counters. */
 static void xe_drop_objects(struct xe_dev *xe)
 {
+	xe_eth_drop_all(xe);
 	xe_qp_drop_all(xe);
 	xe_cq_drop_all(xe);
 	xe_eq_drop_all(xe);
@@ -213,6 +214,9 @@ static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 				*next = wait;
 		}
 	}
+	if (xe_eth_tx(xe))
+		progress = true;
+	xe_eth_notify(xe);
 	if (progress || *next >= 0)
 		xe->work = true;
 	return progress;

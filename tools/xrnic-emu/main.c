@@ -13,11 +13,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "ivshmem.h"
+#include "tap.h"
 #include "xe.h"
 
 #define XE_EXIT_USAGE		2
@@ -35,6 +37,7 @@ static const struct option xe_options[] = {
 	{ "mac",	required_argument, NULL, 'm' },
 	{ "fw-version",	required_argument, NULL, 'f' },
 	{ "log",	required_argument, NULL, 'l' },
+	{ "tap",	required_argument, NULL, 't' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ }
 };
@@ -53,6 +56,8 @@ static void xe_usage(FILE *f)
 		"  --mac M                MAC address aa:bb:cc:dd:ee:ff (default 52:54:00:00:00:01)\n"
 		"  --fw-version X.Y.Z     firmware version, X,Y < 256, Z < 65536 (default 1.0.0)\n"
 		"  --log FILE             log to FILE, truncated first (default stderr)\n"
+		"  --tap NAME             the port's wire: an existing tap device (default:\n"
+		"                         none, frames sent go nowhere)\n"
 		"  --help                 show this help\n"
 		"\n"
 		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
@@ -179,6 +184,7 @@ struct xe_args {
 	const char *socket;
 	const char *guest_ram;
 	const char *log;
+	const char *tap;
 	bool have_guid;
 };
 
@@ -212,6 +218,11 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 			break;
 		case 'l':
 			a->log = optarg;
+			break;
+		case 't':
+			if (!*optarg || strlen(optarg) >= IFNAMSIZ)
+				xe_bad_option("tap", optarg, "expected an interface name of 1 to 15 characters");
+			a->tap = optarg;
 			break;
 		case 'h':
 			xe_usage(stdout);
@@ -252,9 +263,9 @@ static bool xe_client_input(int fd)
 	return n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
 }
 
-enum { XE_PFD_SIGNAL, XE_PFD_LISTEN, XE_PFD_CLIENT, XE_PFD_DB0 };
+enum { XE_PFD_SIGNAL, XE_PFD_LISTEN, XE_PFD_CLIENT, XE_PFD_TAP, XE_PFD_DB0 };
 
-static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd)
+static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, int tap_fd)
 {
 	struct pollfd pfd[XE_PFD_DB0 + XRNIC_MAX_VECTORS];
 	unsigned int nfds = XE_PFD_DB0 + iv->nvec, v;
@@ -266,6 +277,7 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd)
 	pfd[XE_PFD_SIGNAL] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	pfd[XE_PFD_LISTEN] = (struct pollfd){ .fd = iv->listen_fd, .events = POLLIN };
 	pfd[XE_PFD_CLIENT] = (struct pollfd){ .fd = -1, .events = POLLIN };
+	pfd[XE_PFD_TAP] = (struct pollfd){ .fd = tap_fd, .events = POLLIN };
 	for (v = 0; v < iv->nvec; v++)
 		pfd[XE_PFD_DB0 + v] = (struct pollfd){ .fd = iv->db_fd[v], .events = POLLIN };
 
@@ -295,6 +307,8 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd)
 			if (read(iv->db_fd[v], &cnt, sizeof(cnt)) == sizeof(cnt))
 				xe_doorbell(xe, v);
 		}
+		if (pfd[XE_PFD_TAP].revents)
+			xe_tap_receive(xe, tap_fd);
 		/* The data path's work; and when to look again without a doorbell. */
 		wait = xe_dev_poll(xe);
 		if (pfd[XE_PFD_CLIENT].revents && xe_client_input(iv->client_fd)) {
@@ -325,7 +339,7 @@ int main(int argc, char **argv)
 	struct xe_ivshmem iv;
 	const uint8_t *m = xe.id.mac;
 	sigset_t sigs;
-	int err, sfd, ret = 1;
+	int err, sfd, tap_fd = -1, ret = 1;
 
 	xe_parse_args(argc, argv, &args, &xe.id);
 	if (args.log) {
@@ -352,6 +366,16 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 
+	if (args.tap) {
+		tap_fd = xe_tap_open(args.tap);
+		if (tap_fd < 0) {
+			fprintf(stderr, "xrnic-emu: cannot attach to --tap '%s': %s\n", args.tap,
+				strerror(-tap_fd));
+			return XE_EXIT_USAGE;
+		}
+		xe.eth_xmit = xe_tap_xmit;
+		xe.wire_ctx = &tap_fd;
+	}
 	err = xe_ivshmem_init(&iv, xe.id.num_vectors);
 	if (sfd < 0 || err) {
 		fprintf(stderr, "xrnic-emu: setup failed: %s\n", strerror(sfd < 0 ? errno : -err));
@@ -376,13 +400,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	xe_log(&xe, "listening on %s", args.socket);
-	ret = xe_run(&xe, &iv, sfd);
+	if (args.tap)
+		xe_log(&xe, "port wired to tap %s", args.tap);
+	ret = xe_run(&xe, &iv, sfd, tap_fd);
 out:
 	xe_dev_fini(&xe);
 	xe_ivshmem_close(&iv);
 	xe_gm_unmap(&xe.mem);
 	if (sfd >= 0)
 		close(sfd);
+	if (tap_fd >= 0)
+		close(tap_fd);
 	if (xe.log != stderr)
 		fclose(xe.log);
 	return ret;

@@ -26,6 +26,7 @@ uint8_t xe_cmd_query_port(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	r->gid_tbl_len = htole16(XE_PORT_GID_TBL_LEN);
 	r->max_msg_sz = htole32(XE_PORT_MAX_MSG_SZ);
 	r->port_cap_flags = htole32(XE_PORT_CAP_FLAGS);
+	r->eth_max_mtu = htole16(XE_ETH_MAX_MTU);
 	return XRNIC_STATUS_OK;
 }
 

@@ -66,6 +66,9 @@ static_assert(XE_QPN_SLOT_END <= 1u << XE_QPN_SLOT_BITS, "QP slots fit the qpn")
 #define XE_PORT_MAX_MSG_SZ	(1u << 31)
 #define XE_PORT_CAP_FLAGS	0x00010000u
 
+/* The Ethernet function's largest MTU (QUERY_PORT eth_max_mtu). */
+#define XE_ETH_MAX_MTU		9000
+
 /* Constant register values. */
 #define XE_DMA_WIDTH		48
 #define XE_RESET_TIMEOUT_MS	1000
@@ -215,6 +218,19 @@ struct xe_qp {
 	struct xe_qp_resp resp;
 };
 
+/* The Ethernet function (eth.c), while START_ETH runs it. */
+struct xe_eth {
+	bool live;
+	struct xrnic_eth_desc *tx, *rx;	/* the rings */
+	uint32_t tx_depth, rx_depth;
+	struct xrnic_eth_db *db;
+	uint16_t vector;
+	uint32_t tx_ci, rx_ci;		/* free-running consumer indexes */
+	uint32_t answered_arm;		/* the arm value last answered */
+	bool completed;			/* a descriptor completed since the last notify */
+	bool bad_pi;			/* a bad producer index was logged */
+};
+
 /* A latched ring: host view of guest memory, depth a power of two. */
 struct xe_ring {
 	uint8_t *host;
@@ -229,6 +245,9 @@ struct xe_dev {
 	struct xe_identity id;
 	void (*raise_irq)(struct xe_dev *xe, unsigned int vec);
 	void *irq_ctx;			/* for raise_irq */
+	/* Put an Ethernet frame on the port's wire; NULL: no wire. */
+	void (*eth_xmit)(struct xe_dev *xe, const uint8_t *frame, size_t len);
+	void *wire_ctx;			/* for eth_xmit */
 	/* How long to poll after the last progress; xe_dev_init() sets the default. */
 	int64_t poll_linger_ns;
 
@@ -258,6 +277,7 @@ struct xe_dev {
 	struct xe_cq cq[XE_MAX_CQ + 1];
 	struct xe_qp qp[XE_QPN_SLOT_END];
 	struct xe_eq eq[XRNIC_MAX_VECTORS];
+	struct xe_eth eth;
 	uint64_t counters[XRNIC_NUM_COUNTERS];	/* enum xrnic_counter */
 
 	/* Why the command being executed failed, for the log; or NULL. */
@@ -370,6 +390,16 @@ void xe_cq_post(struct xe_dev *xe, uint32_t cqn, struct xrnic_cqe *cqe);
 xe_cmd_fn xe_cmd_create_eq, xe_cmd_destroy_eq;
 void xe_eq_post(struct xe_dev *xe, uint16_t vector, uint32_t cqn);
 void xe_eq_drop_all(struct xe_dev *xe);
+
+/* eth.c: the Ethernet function. */
+xe_cmd_fn xe_cmd_start_eth, xe_cmd_stop_eth;
+void xe_eth_drop_all(struct xe_dev *xe);
+/* Send what the TX ring holds (a budget of it); true on progress. */
+bool xe_eth_tx(struct xe_dev *xe);
+/* A frame from the wire: into the next RX buffer, or dropped and counted. */
+void xe_eth_rx(struct xe_dev *xe, const uint8_t *frame, size_t len);
+/* Raise the Ethernet vector if descriptors completed and the driver armed it. */
+void xe_eth_notify(struct xe_dev *xe);
 
 /* req.c: the requester, one QP's send queue at a time. */
 /* Run the send queue of qp; returns true when it made progress. */

@@ -103,6 +103,12 @@ struct xrnic_ceq {
  * @held: memory the device was given and may still use (xrnic_dma.c)
  * @dma_unsafe: the device stopped answering and has not completed a reset
  *	since: it may still use memory it was given
+ * @eth_vector: the Ethernet function's MSI-X vector: the last of three or
+ *	more, else 0 (shared with the admin queue)
+ * @link_lock: orders port events against the net_device's registration;
+ *	protects @link_up and the writes of @netdev
+ * @link_up: the port's link, as the last port event said
+ * @netdev: the Ethernet function's net_device, once registered
  */
 struct xrnic_dev {
 	struct xr_device xdev;
@@ -122,6 +128,10 @@ struct xrnic_dev {
 	struct mutex held_lock;	/* protects held and dma_unsafe */
 	struct list_head held;
 	bool dma_unsafe;
+	u16 eth_vector;
+	struct mutex link_lock;	/* protects link_up, writes of netdev */
+	bool link_up;
+	struct net_device *netdev;
 };
 
 /**
@@ -253,6 +263,16 @@ int xrnic_cmd_query_stats(struct xrnic_dev *xn, u64 *values);
 int xrnic_cmd_query_resources(struct xrnic_dev *xn,
 			      struct xrnic_resp_query_resources *res);
 
+int xrnic_cmd_start_eth(struct xrnic_dev *xn,
+			const struct xrnic_cmd_start_eth *start);
+int xrnic_cmd_stop_eth(struct xrnic_dev *xn);
+
+/* xrnic_eth.c */
+int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu);
+void xrnic_eth_unregister(struct xrnic_dev *xn);
+void xrnic_eth_link(struct xrnic_dev *xn, bool up);
+void xrnic_eth_admin_vector(struct xrnic_dev *xn);
+
 /* xrnic_debugfs.c */
 void xrnic_debugfs_add(struct xrnic_dev *xn);
 void xrnic_debugfs_remove(struct xrnic_dev *xn);
@@ -261,5 +281,6 @@ void xrnic_debugfs_exit(void);
 
 /* xrnic_verbs.c */
 extern const struct xr_device_ops xrnic_dev_ops;
+extern const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS];
 
 #endif /* XRNIC_H */

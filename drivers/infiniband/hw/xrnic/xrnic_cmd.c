@@ -345,3 +345,36 @@ int xrnic_cmd_query_resources(struct xrnic_dev *xn,
 		*res = cqe.resources;
 	return ret;
 }
+
+/**
+ * xrnic_cmd_start_eth - start the Ethernet function on its rings
+ * @xn: the device
+ * @start: the rings, their doorbell record and the vector
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_start_eth(struct xrnic_dev *xn,
+			const struct xrnic_cmd_start_eth *start)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_START_ETH,
+		.start_eth = *start,
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
+ * xrnic_cmd_stop_eth - stop the Ethernet function
+ * @xn: the device
+ *
+ * Once it answered, the device no longer touches the rings or buffers.
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_stop_eth(struct xrnic_dev *xn)
+{
+	struct xrnic_aq_entry cmd = { .opcode = XRNIC_ADMIN_STOP_ETH };
+
+	return xrnic_exec(xn, &cmd);
+}

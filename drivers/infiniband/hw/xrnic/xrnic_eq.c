@@ -42,6 +42,8 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 			dev_warn(&xn->pdev->dev, "port %u down\n", param);
 		xr_port_event(&xn->xdev, param,
 			      le16_to_cpu(e->event) == XRNIC_EVENT_PORT_ACTIVE);
+		xrnic_eth_link(xn, le16_to_cpu(e->event) ==
+			       XRNIC_EVENT_PORT_ACTIVE);
 		break;
 	case XRNIC_EVENT_FATAL:
 		dev_err(&xn->pdev->dev, "fatal device error, reason %u\n",
@@ -133,13 +135,17 @@ void xrnic_aenq_destroy(struct xrnic_dev *xn)
 		       XRNIC_AENQ_DEPTH * sizeof(*aenq->ring), true);
 }
 
-/* Vector 0: an admin completion or an async event (or both) is ready. */
+/*
+ * Vector 0: an admin completion or an async event (or both) is ready; or
+ * Ethernet descriptors completed, if the Ethernet function shares it.
+ */
 static irqreturn_t xrnic_admin_irq(int irq, void *data)
 {
 	struct xrnic_dev *xn = data;
 
 	complete(&xn->admin.done);
 	schedule_work(&xn->aenq.work);
+	xrnic_eth_admin_vector(xn);
 	return IRQ_HANDLED;
 }
 
@@ -225,6 +231,8 @@ static void xrnic_ceq_free(struct xrnic_dev *xn, struct xrnic_ceq *eq)
  * xrnic_ceqs_init - give every completion vector its event queue
  * @xn: the device, with the admin queue in interrupt mode
  *
+ * The completion vectors are 1 .. N-1 but the Ethernet vector.
+ *
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
 int xrnic_ceqs_init(struct xrnic_dev *xn)
@@ -234,6 +242,8 @@ int xrnic_ceqs_init(struct xrnic_dev *xn)
 	int v, ret;
 
 	for (v = 1; v < xn->num_vectors; v++) {
+		if (v == xn->eth_vector)
+			continue;
 		eq = &xn->ceqs[v];
 		eq->xn = xn;
 		eq->vector = v;
@@ -269,7 +279,8 @@ err_free_ring:
 	eq->ring = NULL;
 err_free:
 	while (--v >= 1)
-		xrnic_ceq_free(xn, &xn->ceqs[v]);
+		if (xn->ceqs[v].ring)
+			xrnic_ceq_free(xn, &xn->ceqs[v]);
 	return ret;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <linux/iopoll.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 
 #include "xrnic.h"
 
@@ -150,6 +151,7 @@ static void xrnic_fatal_work(struct work_struct *work)
 {
 	struct xrnic_dev *xn = container_of(work, struct xrnic_dev, fatal_work);
 
+	xrnic_eth_link(xn, false);
 	xrnic_quiesce(xn);
 	xr_device_fatal(&xn->xdev);
 }
@@ -196,6 +198,7 @@ static void xrnic_find_db_page(struct xrnic_dev *xn)
 
 static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
+	struct xrnic_resp_query_port port;
 	struct xrnic_dev *xn;
 	u32 dma_width;
 	int ret;
@@ -209,6 +212,7 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	xn->xdev.dma_device = &pdev->dev;
 	INIT_WORK(&xn->fatal_work, xrnic_fatal_work);
 	mutex_init(&xn->held_lock);
+	mutex_init(&xn->link_lock);
 	INIT_LIST_HEAD(&xn->held);
 	xa_init(&xn->cqs);
 	xa_init(&xn->qps);
@@ -258,8 +262,13 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret < 0)
 		goto err_clear_master;
 	xn->num_vectors = ret;
-	/* Vector 0 is the admin vector; the rest serve completion queues. */
-	xn->xdev.num_comp_vectors = max(xn->num_vectors - 1, 1);
+	/*
+	 * Vector 0 is the admin vector; the last of three or more is the
+	 * Ethernet function's; the rest serve completion queues.
+	 */
+	xn->eth_vector = xn->num_vectors >= 3 ? xn->num_vectors - 1 : 0;
+	xn->xdev.num_comp_vectors = max(xn->num_vectors - 1 -
+					(xn->eth_vector ? 1 : 0), 1);
 
 	ret = xrnic_admin_init(xn);
 	if (ret)
@@ -283,15 +292,23 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = xr_register_device(&xn->xdev, "xrnic%d", &pdev->dev);
 	if (ret)
 		goto err_ceqs_destroy;
+	ret = xrnic_cmd_query_port(xn, 1, &port);
+	if (!ret)
+		ret = xrnic_eth_register(xn, xn->eth_vector,
+					 le16_to_cpu(port.eth_max_mtu));
+	if (ret)
+		goto err_unregister;
 	xrnic_debugfs_add(xn);
 	dev_info(&pdev->dev,
-		 "%s: XRNIC interface %u.%u, MAC %pM, %d MSI-X vectors, admin queue in interrupt mode\n",
+		 "%s: XRNIC interface %u.%u, MAC %pM, %d MSI-X vectors, admin queue in interrupt mode, Ethernet function %s\n",
 		 xr_name(&xn->xdev),
 		 XRNIC_VERSION_GET_MAJOR(xrnic_rd(xn, XRNIC_REG_VERSION)),
 		 XRNIC_VERSION_GET_MINOR(xrnic_rd(xn, XRNIC_REG_VERSION)),
-		 xn->xdev.mac, xn->num_vectors);
+		 xn->xdev.mac, xn->num_vectors, xn->netdev->name);
 	return 0;
 
+err_unregister:
+	xr_unregister_device(&xn->xdev);
 err_ceqs_destroy:
 	xrnic_ceqs_destroy(xn);
 err_free_irq:
@@ -323,6 +340,7 @@ static void xrnic_remove(struct pci_dev *pdev)
 	struct xrnic_dev *xn = pci_get_drvdata(pdev);
 
 	xrnic_debugfs_remove(xn);
+	xrnic_eth_unregister(xn);
 	/* Destroys every user object; a command may time out meanwhile. */
 	xr_unregister_device(&xn->xdev);
 	xrnic_ceqs_destroy(xn);

@@ -482,7 +482,8 @@ static int xrnic_query_qp(struct xr_device *xdev, struct xr_qp *qp,
 	return 0;
 }
 
-static const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
+/* The device's counters by name: rdma statistic and ethtool -S. */
+const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_ADMIN_COMMANDS] = "admin_commands",
 	[XRNIC_CNT_ADMIN_ERRORS] = "admin_errors",
 	[XRNIC_CNT_TX_PACKETS] = "tx_packets",
@@ -496,6 +497,16 @@ static const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_RETRANSMITS] = "retransmits",
 	[XRNIC_CNT_DOORBELLS] = "doorbells",
 	[XRNIC_CNT_POLLED] = "polled",
+	[XRNIC_CNT_ETH_TX_FRAMES] = "eth_tx_frames",
+	[XRNIC_CNT_ETH_TX_BYTES] = "eth_tx_bytes",
+	[XRNIC_CNT_ETH_RX_FRAMES] = "eth_rx_frames",
+	[XRNIC_CNT_ETH_RX_BYTES] = "eth_rx_bytes",
+	[XRNIC_CNT_ETH_TX_BAD_DESC] = "eth_tx_bad_desc",
+	[XRNIC_CNT_ETH_TX_LINK_DOWN] = "eth_tx_link_down",
+	[XRNIC_CNT_ETH_RX_TOO_SHORT] = "eth_rx_too_short",
+	[XRNIC_CNT_ETH_RX_TOO_LONG] = "eth_rx_too_long",
+	[XRNIC_CNT_ETH_RX_NO_BUFFER] = "eth_rx_no_buffer",
+	[XRNIC_CNT_ETH_RX_BAD_DESC] = "eth_rx_bad_desc",
 };
 
 static int xrnic_query_stats(struct xr_device *xdev, u64 *values)

@@ -1,0 +1,99 @@
+#!/bin/sh
+# Runs in every guest of `scripts/xrdma-vm run --vms 3 --virtio-net 3`:
+# guests 1 and 2 have an XRNIC, guest 3 a virtio-net NIC, all on one
+# segment.  Each loads its NIC's driver, brings the NIC up with $XRDMA_IP
+# as a user would (guest 2 at MTU 1500, the others at 9000) and pings every
+# other guest.  Guest 1 then drives the rest: jumbo frames to guest 3, its
+# link taken down and up by the host, ethtool, frames too long for guest 2
+# (which counts them), and TCP both ways with iperf3 to guest 2 and to
+# guest 3, whose iperf3 servers take one client each.  KTAP.
+n=0
+rc=0
+say() { n=$((n + 1)); echo "$1 $n ethernet.$2"; [ "$1" = ok ] || rc=1; }
+check() { name=$1; shift; if "$@"; then say ok "$name"; else say "not ok" "$name"; fi; }
+# retry N CMD...: CMD until it succeeds, at most N times a second apart.
+retry() { t=$1; shift; while ! "$@"; do t=$((t - 1)); [ $t -gt 0 ] || return 1; sleep 1; done; }
+
+xrnic=0
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1af4:0x1110 ] && xrnic=1
+done
+if [ $xrnic = 1 ]; then
+	modprobe xrnic || { echo "modprobe xrnic failed"; exit 1; }
+else
+	modprobe virtio_pci && modprobe virtio_net || { echo "modprobe virtio_net failed"; exit 1; }
+fi
+nic=
+for i in $(seq 50); do
+	for d in /sys/class/net/*; do
+		[ "${d##*/}" = lo ] || nic=${d##*/}
+	done
+	[ -n "$nic" ] && break
+	sleep 0.1
+done
+[ -n "$nic" ] || { echo "no NIC appeared"; exit 1; }
+mtu=9000
+[ "$XRDMA_VM_INDEX" = 2 ] && mtu=1500
+ip link set "$nic" mtu $mtu up && ip addr add "$XRDMA_IP/24" dev "$nic" || exit 1
+
+echo "TAP version 13"
+case $XRDMA_VM_INDEX in
+1) echo "1..16" ;;
+2) echo "1..6" ;;
+*) echo "1..5" ;;
+esac
+check "driver_is_$([ $xrnic = 1 ] && echo xrnic || echo virtio_net)" \
+	test "$(basename "$(readlink "/sys/class/net/$nic/device/driver")")" = \
+	"$([ $xrnic = 1 ] && echo xrnic || echo virtio-net)"
+for j in $(seq "$XRDMA_VMS"); do
+	[ "$j" = "$XRDMA_VM_INDEX" ] && continue
+	check "ping_from_vm${XRDMA_VM_INDEX}_to_vm$j" retry 120 ping -c 1 -W 1 "xrdma-vm$j" >/dev/null
+done
+
+# Echo requests this guest answered (/proc/net/snmp, Icmp InEchos).
+in_echos() {
+	awk '/^Icmp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "InEchos") c = i; h = 1 }
+		else print $c }' /proc/net/snmp
+}
+pinged() { [ "$(in_echos)" -ge $((XRDMA_VMS - 1)) ]; }
+# The device's counter NAME (ethtool -S).
+counter() { ethtool -S "$nic" | awk -v k="$1:" '$1 == k { print $2 }'; }
+
+if [ "$XRDMA_VM_INDEX" != 1 ]; then
+	check pinged_by_every_other_guest retry 120 pinged
+	timeout 300 iperf3 -s -1 >/tmp/iperf3.log 2>&1
+	check tcp_served_one_client test $? = 0
+	sed 's/^/# /' /tmp/iperf3.log | grep -E "sender|receiver"
+	if [ "$XRDMA_VM_INDEX" = 2 ]; then
+		echo "# eth_rx_too_long: $(counter eth_rx_too_long)"
+		check frames_longer_than_the_mtu_are_dropped_and_counted \
+			test "$(counter eth_rx_too_long)" -ge 3
+	fi
+	exit $rc
+fi
+
+retry 120 pinged
+check jumbo_frames_to_virtio_net ping -c 3 -M do -s 8000 xrdma-vm3
+carrier() { [ "$(cat "/sys/class/net/$nic/carrier")" = "$1" ]; }
+port_state() { ibv_devinfo -d xrnic0 | grep -q "state:.*$1"; }
+echo "XRDMA-HOST: link-down"
+check link_down_drops_the_carrier retry 30 carrier 0
+check link_down_shows_in_the_port_state port_state PORT_DOWN
+check link_down_sends_nothing sh -c '! ping -c 2 -W 1 xrdma-vm3 >/dev/null'
+echo "XRDMA-HOST: link-up"
+check link_up_restores_the_carrier retry 30 carrier 1
+check link_up_carries_frames_again retry 30 ping -c 1 -W 1 xrdma-vm3 >/dev/null
+check ethtool_names_the_driver sh -c "ethtool -i $nic | grep -q '^driver: xrnic'"
+check ethtool_reports_link_and_speed \
+	sh -c "ethtool $nic | grep -q 'Link detected: yes' && ethtool $nic | grep -q 'Speed: 10000Mb/s'"
+check ethtool_counts_frames test "$(counter eth_tx_frames)" -gt 0
+# Guest 2 has MTU 1500: its RX buffers are too small for these.
+ping -c 3 -W 1 -M do -s 8000 xrdma-vm2 >/dev/null
+check mtu_change_while_up sh -c "ip link set $nic mtu 4000 && ip link set $nic mtu $mtu"
+check mtu_changed_link_carries_frames retry 30 ping -c 1 -W 1 xrdma-vm3 >/dev/null
+for j in 2 3; do
+	retry 60 iperf3 -c "xrdma-vm$j" -t 3 --bidir >/tmp/iperf3.log 2>&1
+	check "tcp_both_ways_with_vm$j" test $? = 0
+	sed 's/^/# /' /tmp/iperf3.log | grep -E "sender|receiver"
+done
+exit $rc

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The port's wire: a Linux tap device (IFF_TAP, no packet information)
+ * that the runner put on the guests' Ethernet segment.  One frame per
+ * read() and write().
+ */
+#ifndef XE_TAP_H
+#define XE_TAP_H
+
+#include "xe.h"
+
+/* Attach to the existing tap device name; returns its fd or a negative errno. */
+int xe_tap_open(const char *name);
+/* xe_dev.eth_xmit of a tap: wire_ctx points to the tap's fd. */
+void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len);
+/* Hand the frames waiting on the tap (a batch of them) to the device. */
+void xe_tap_receive(struct xe_dev *xe, int fd);
+
+#endif /* XE_TAP_H */
