@@ -64,10 +64,10 @@ layer demo one_test demo.guest_script scripts/xrdma-vm run \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko scripts/demo-guest.sh
 layer device-model make -s -C tools/xrnic-emu check
-# Three guests with virtio-net NICs on the runner's segment (a bridge in a
-# network namespace of its own) ping each other.
-layer wire scripts/xrdma-vm run --vms 3 --no-device \
-	--virtio-net 1 --virtio-net 2 --virtio-net 3 scripts/tests/wire-guest.sh
+# Two XRNIC guests and a virtio-net guest on the runner's segment (a bridge
+# in a network namespace of its own): ping, jumbo frames, link down and up,
+# ethtool, MTU, drops counted, TCP both ways.
+layer ethernet scripts/xrdma-vm run --vms 3 --virtio-net 3 scripts/tests/ethernet-guest.sh
 kver=$(scripts/kernel-version.sh)
 # SLUB debugging turns a use-after-free or overflow in our slabs into a
 # "BUG" on the console, which fails the run.

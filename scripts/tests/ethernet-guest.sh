@@ -11,6 +11,7 @@ n=0
 rc=0
 say() { n=$((n + 1)); echo "$1 $n ethernet.$2"; [ "$1" = ok ] || rc=1; }
 check() { name=$1; shift; if "$@"; then say ok "$name"; else say "not ok" "$name"; fi; }
+quiet() { "$@" >/dev/null 2>&1; }
 # retry N CMD...: CMD until it succeeds, at most N times a second apart.
 retry() { t=$1; shift; while ! "$@"; do t=$((t - 1)); [ $t -gt 0 ] || return 1; sleep 1; done; }
 
@@ -44,10 +45,10 @@ case $XRDMA_VM_INDEX in
 esac
 check "driver_is_$([ $xrnic = 1 ] && echo xrnic || echo virtio_net)" \
 	test "$(basename "$(readlink "/sys/class/net/$nic/device/driver")")" = \
-	"$([ $xrnic = 1 ] && echo xrnic || echo virtio-net)"
+	"$([ $xrnic = 1 ] && echo xrnic || echo virtio_net)"
 for j in $(seq "$XRDMA_VMS"); do
 	[ "$j" = "$XRDMA_VM_INDEX" ] && continue
-	check "ping_from_vm${XRDMA_VM_INDEX}_to_vm$j" retry 120 ping -c 1 -W 1 "xrdma-vm$j" >/dev/null
+	check "ping_from_vm${XRDMA_VM_INDEX}_to_vm$j" retry 120 quiet ping -c 1 -W 1 "xrdma-vm$j"
 done
 
 # Echo requests this guest answered (/proc/net/snmp, Icmp InEchos).
@@ -73,7 +74,7 @@ if [ "$XRDMA_VM_INDEX" != 1 ]; then
 fi
 
 retry 120 pinged
-check jumbo_frames_to_virtio_net ping -c 3 -M do -s 8000 xrdma-vm3
+check jumbo_frames_to_virtio_net ping -c 3 -s 8000 xrdma-vm3
 carrier() { [ "$(cat "/sys/class/net/$nic/carrier")" = "$1" ]; }
 port_state() { ibv_devinfo -d xrnic0 | grep -q "state:.*$1"; }
 echo "XRDMA-HOST: link-down"
@@ -82,15 +83,15 @@ check link_down_shows_in_the_port_state port_state PORT_DOWN
 check link_down_sends_nothing sh -c '! ping -c 2 -W 1 xrdma-vm3 >/dev/null'
 echo "XRDMA-HOST: link-up"
 check link_up_restores_the_carrier retry 30 carrier 1
-check link_up_carries_frames_again retry 30 ping -c 1 -W 1 xrdma-vm3 >/dev/null
+check link_up_carries_frames_again retry 30 quiet ping -c 1 -W 1 xrdma-vm3
 check ethtool_names_the_driver sh -c "ethtool -i $nic | grep -q '^driver: xrnic'"
 check ethtool_reports_link_and_speed \
 	sh -c "ethtool $nic | grep -q 'Link detected: yes' && ethtool $nic | grep -q 'Speed: 10000Mb/s'"
 check ethtool_counts_frames test "$(counter eth_tx_frames)" -gt 0
 # Guest 2 has MTU 1500: its RX buffers are too small for these.
-ping -c 3 -W 1 -M do -s 8000 xrdma-vm2 >/dev/null
+quiet ping -c 3 -W 1 -s 8000 xrdma-vm2
 check mtu_change_while_up sh -c "ip link set $nic mtu 4000 && ip link set $nic mtu $mtu"
-check mtu_changed_link_carries_frames retry 30 ping -c 1 -W 1 xrdma-vm3 >/dev/null
+check mtu_changed_link_carries_frames retry 30 quiet ping -c 1 -W 1 xrdma-vm3
 for j in 2 3; do
 	retry 60 iperf3 -c "xrdma-vm$j" -t 3 --bidir >/tmp/iperf3.log 2>&1
 	check "tcp_both_ways_with_vm$j" test $? = 0

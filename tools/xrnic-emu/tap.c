@@ -20,6 +20,9 @@ int xe_tap_open(const char *name)
 
 	if (strlen(name) >= sizeof(ifr.ifr_name))
 		return -ENAMETOOLONG;
+	/* TUNSETIFF would create a missing one: attach only to an existing tap. */
+	if (!if_nametoindex(name))
+		return -ENODEV;
 	fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -9,7 +9,10 @@
 
 #include "xe.h"
 
-/* Attach to the existing tap device name; returns its fd or a negative errno. */
+/*
+ * Attach to the existing tap device name (never create one); returns its
+ * fd or a negative errno.
+ */
 int xe_tap_open(const char *name);
 /* xe_dev.eth_xmit of a tap: wire_ctx points to the tap's fd. */
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len);

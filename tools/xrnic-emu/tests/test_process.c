@@ -490,6 +490,8 @@ TEST_F(emu, bad_option_values_exit_2_naming_the_option)
 		{ "--fw-version", "1.256.0" }, { "--fw-version", "1.0.65536" },
 		{ "--fw-version", "1.0.0.0" }, { "--fw-version", "-1.0.0" },
 		{ "--guest-ram", "/nonexistent/ram" },
+		{ "--tap", "" }, { "--tap", "sixteen-chars-xx" },
+		{ "--tap", "xrdma-no-such" },
 	};
 	size_t i;
 	pid_t pid;
@@ -513,7 +515,7 @@ TEST_F(emu, help_lists_every_option)
 {
 	static const char *const opts[] = {
 		"--socket", "--guest-ram", "--vectors", "--guid", "--mac", "--fw-version",
-		"--log", "--help",
+		"--log", "--tap", "--help",
 	};
 	const char *args[] = { "--help", NULL };
 	size_t i;
