@@ -66,8 +66,9 @@ layer demo one_test demo.guest_script scripts/xrdma-vm run \
 layer device-model make -s -C tools/xrnic-emu check
 # Two XRNIC guests and a virtio-net guest on the runner's segment (a bridge
 # in a network namespace of its own): ping, jumbo frames, link down and up,
-# ethtool, MTU, drops counted, TCP both ways.
-layer ethernet scripts/xrdma-vm run --vms 3 --virtio-net 3 scripts/tests/ethernet-guest.sh
+# ethtool, MTU, drops counted, TCP both ways, the GID table, RoCE paths.
+layer ethernet scripts/xrdma-vm run --vms 3 --virtio-net 3 \
+	--add tools/testing/selftests/xrdma/build:/selftests scripts/tests/ethernet-guest.sh
 kver=$(scripts/kernel-version.sh)
 # SLUB debugging turns a use-after-free or overflow in our slabs into a
 # "BUG" on the console, which fails the run.

@@ -14,6 +14,7 @@
 #include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/mutex.h>
+#include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
@@ -244,6 +245,7 @@ enum xr_qp_state {
  * @sgid_index: source GID index
  * @hop_limit: IP TTL
  * @traffic_class: IP traffic class
+ * @dmac: the path's next hop, resolved by the core from @dgid (AV)
  */
 struct xr_qp_attr {
 	u8 qp_state;
@@ -263,6 +265,7 @@ struct xr_qp_attr {
 	u8 sgid_index;
 	u8 hop_limit;
 	u8 traffic_class;
+	u8 dmac[6];
 };
 
 /**
@@ -368,6 +371,31 @@ struct xr_device_ops {
 	u32 uverbs_abi_ver;
 };
 
+/* Entries in a port's GID table. */
+#define XR_GID_TBL_LEN		16
+
+/**
+ * struct xr_gid_entry - one entry of a port's GID table
+ * @gid: the GID, network order
+ * @valid: the entry holds a GID
+ */
+struct xr_gid_entry {
+	u8 gid[16];
+	bool valid;
+};
+
+/**
+ * struct xr_port_gids - a port's net_device and GID table (core private)
+ * @netdev: the port's Ethernet function (xr_set_netdev()), or NULL
+ * @tracker: the reference on @netdev
+ * @entry: the table
+ */
+struct xr_port_gids {
+	struct net_device *netdev;
+	netdevice_tracker tracker;
+	struct xr_gid_entry entry[XR_GID_TBL_LEN];
+};
+
 /**
  * struct xr_device - an RDMA device known to the core
  * @dev: the class device, /sys/class/infiniband/<name>
@@ -398,6 +426,8 @@ struct xr_device_ops {
  * @users_done: completed when @users drops to zero (core private)
  * @registered: set between register and unregister (core private)
  * @dead: the device stopped answering (core private)
+ * @gid_lock: protects @port_gids (core private)
+ * @port_gids: per port, its net_device and GID table (core private)
  */
 struct xr_device {
 	struct device dev;
@@ -427,6 +457,8 @@ struct xr_device {
 	struct completion users_done;
 	bool registered;
 	bool dead;
+	struct mutex gid_lock;	/* protects port_gids */
+	struct xr_port_gids *port_gids;
 };
 
 struct xr_device *xr_alloc_device(size_t size);
@@ -436,6 +468,7 @@ int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 void xr_unregister_device(struct xr_device *xdev);
 void xr_device_fatal(struct xr_device *xdev);
 void xr_port_event(struct xr_device *xdev, u32 port, bool active);
+int xr_set_netdev(struct xr_device *xdev, u32 port, struct net_device *ndev);
 
 int xr_copy_to_udata(struct xr_udata *udata, const void *src, size_t len);
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,

@@ -254,7 +254,9 @@ enum xrnic_qp_state {
  * MODIFY_QP command and QUERY_QP answer.  MODIFY_QP applies the fields
  * named in attr_mask; a state change must be a legal RC transition.
  * QUERY_QP takes only qpn and answers every field (attr_mask set to
- * XRNIC_QP_ATTR_ALL).
+ * XRNIC_QP_ATTR_ALL).  The address vector (XRNIC_QP_AV) is the remote
+ * port's GID, the index of the local one, and the Ethernet address the
+ * driver resolved for the path (the peer, or the gateway to it).
  */
 struct xrnic_qp_attr {
 	__le32	qpn;
@@ -262,7 +264,7 @@ struct xrnic_qp_attr {
 	__le32	dest_qpn;
 	__le32	rq_psn;		/* 24 bits */
 	__le32	sq_psn;		/* 24 bits */
-	__le32	access_flags;	/* XRNIC_ACCESS_REMOTE_* */
+	__le16	access_flags;	/* XRNIC_ACCESS_REMOTE_* */
 	__u8	state;		/* enum xrnic_qp_state */
 	__u8	path_mtu;	/* IB MTU code 1..5 */
 	__u8	timeout;	/* 0..31 */
@@ -271,12 +273,12 @@ struct xrnic_qp_attr {
 	__u8	min_rnr_timer;	/* 0..31 */
 	__u8	max_rd_atomic;
 	__u8	max_dest_rd_atomic;
-	__u8	dgid[16];
-	__u8	sgid_index;
-	__u8	hop_limit;
-	__u8	traffic_class;
+	__u8	dgid[16];	/* XRNIC_QP_AV */
+	__u8	sgid_index;	/* XRNIC_QP_AV */
+	__u8	hop_limit;	/* XRNIC_QP_AV */
+	__u8	traffic_class;	/* XRNIC_QP_AV */
 	__u8	port_num;	/* 1 */
-	__u8	reserved[4];
+	__u8	dmac[6];	/* XRNIC_QP_AV: unicast */
 };
 
 /* DESTROY_QP and QUERY_QP; the CREATE_QP answer. */

@@ -6,11 +6,13 @@
 # other guest.  Guest 1 then drives the rest: jumbo frames to guest 3, its
 # link taken down and up by the host, ethtool, frames too long for guest 2
 # (which counts them), and TCP both ways with iperf3 to guest 2 and to
-# guest 3, whose iperf3 servers take one client each.  KTAP.
+# guest 3, whose iperf3 servers take one client each; and RoCE paths to
+# guest 3 (the roce_path kselftest).  Guest 2 checks that its RoCE GID
+# table follows its addresses.  KTAP.
 n=0
 rc=0
 say() { n=$((n + 1)); echo "$1 $n ethernet.$2"; [ "$1" = ok ] || rc=1; }
-check() { name=$1; shift; if "$@"; then say ok "$name"; else say "not ok" "$name"; fi; }
+check() { name=$1; shift; if "$@"; then say ok "$name"; else say "not ok" "$name"; return 1; fi; }
 quiet() { "$@" >/dev/null 2>&1; }
 # retry N CMD...: CMD until it succeeds, at most N times a second apart.
 retry() { t=$1; shift; while ! "$@"; do t=$((t - 1)); [ $t -gt 0 ] || return 1; sleep 1; done; }
@@ -40,7 +42,7 @@ ip link set "$nic" mtu $mtu up && ip addr add "$XRDMA_IP/24" dev "$nic" || exit 
 echo "TAP version 13"
 case $XRDMA_VM_INDEX in
 1) echo "1..16" ;;
-2) echo "1..6" ;;
+2) echo "1..16" ;;
 *) echo "1..5" ;;
 esac
 check "driver_is_$([ $xrnic = 1 ] && echo xrnic || echo virtio_net)" \
@@ -59,6 +61,31 @@ in_echos() {
 pinged() { [ "$(in_echos)" -ge $((XRDMA_VMS - 1)) ]; }
 # The device's counter NAME (ethtool -S).
 counter() { ethtool -S "$nic" | awk -v k="$1:" '$1 == k { print $2 }'; }
+
+# The RoCE GID table of xrnic0 port 1, as sysfs shows it.
+gids=/sys/class/infiniband/xrnic0/ports/1
+gid_at() { cat "$gids/gids/$1"; }
+has_gid() { grep -qx "$1" "$gids"/gids/*; }
+no_gid() { ! has_gid "$1"; }
+mapped=$(echo "$XRDMA_IP" | awk -F. '{ printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4 }')
+if [ "$XRDMA_VM_INDEX" = 2 ]; then
+	# 52:54:00:00:00:02, as EUI-64 in fe80::/64.
+	check gid0_is_the_default_gid_of_the_mac test "$(gid_at 0)" = fe80:0000:0000:0000:5054:00ff:fe00:0002
+	check gid0_is_roce_v2 test "$(cat $gids/gid_attrs/types/0)" = "RoCE v2"
+	check gid0_names_the_netdev test "$(cat $gids/gid_attrs/ndevs/0)" = "$nic"
+	check gid1_is_the_ipv4_mapped_address retry 10 sh -c "[ \"\$(cat $gids/gids/1)\" = $mapped ]"
+	ip addr add 198.51.100.2/24 dev "$nic"
+	check gid_added_with_an_address retry 10 has_gid 0000:0000:0000:0000:0000:ffff:c633:6402
+	ip -6 addr add 2001:db8::2/64 dev "$nic"
+	check gid_added_with_an_ipv6_address retry 10 has_gid 2001:0db8:0000:0000:0000:0000:0000:0002 ||
+		{ ip -6 addr show dev "$nic"; cat "$gids"/gids/* | sed 's/^/# gid /'; }
+	ip addr del 198.51.100.2/24 dev "$nic"
+	check gid_removed_with_its_address retry 10 no_gid 0000:0000:0000:0000:0000:ffff:c633:6402
+	check other_gids_keep_their_index test "$(gid_at 1)" = "$mapped"
+	check ibv_query_gid_answers_through_the_provider \
+		sh -c "ibv_devinfo -v -d xrnic0 | grep -q '::ffff:$XRDMA_IP.*RoCE v2'"
+	check rdma_link_shows_the_netdev sh -c "rdma link show xrnic0/1 | grep -q 'netdev $nic'"
+fi
 
 if [ "$XRDMA_VM_INDEX" != 1 ]; then
 	check pinged_by_every_other_guest retry 120 pinged
@@ -92,6 +119,9 @@ check ethtool_counts_frames test "$(counter eth_tx_frames)" -gt 0
 quiet ping -c 3 -W 1 -s 8000 xrdma-vm2
 check mtu_change_while_up sh -c "ip link set $nic mtu 4000 && ip link set $nic mtu $mtu"
 check mtu_changed_link_carries_frames retry 30 quiet ping -c 1 -W 1 xrdma-vm3
+# RTR resolves paths through ARP and ND (its own KTAP lines; with
+# scripts/xrdma-vm run --add tools/testing/selftests/xrdma/build:/selftests).
+XRDMA_PEER=xrdma-vm3 XRDMA_PEER_MAC=52:54:00:00:00:03 /selftests/roce_path || rc=1
 for j in 2 3; do
 	retry 60 iperf3 -c "xrdma-vm$j" -t 3 --bidir >/tmp/iperf3.log 2>&1
 	check "tcp_both_ways_with_vm$j" test $? = 0

@@ -114,7 +114,7 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 					     XRNIC_QP_PATH_MTU),
 			.dest_qpn = htole32(lb->qpn[!i]),
 			.path_mtu = XE_LB_PATH_MTU,
-			.access_flags = htole32(XRNIC_ACCESS_REMOTE_WRITE |
+			.access_flags = htole16(XRNIC_ACCESS_REMOTE_WRITE |
 						XRNIC_ACCESS_REMOTE_READ |
 						XRNIC_ACCESS_REMOTE_ATOMIC),
 			.rnr_retry = rnr_retry,

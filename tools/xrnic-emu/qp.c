@@ -175,7 +175,7 @@ uint8_t xe_cmd_query_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	r->dest_qpn = htole32(a->dest_qpn);
 	r->rq_psn = htole32(a->rq_psn);
 	r->sq_psn = htole32(a->sq_psn);
-	r->access_flags = htole32(a->access_flags);
+	r->access_flags = htole16(a->access_flags);
 	r->state = qp->state;
 	r->path_mtu = a->path_mtu;
 	r->timeout = a->timeout;
@@ -189,6 +189,7 @@ uint8_t xe_cmd_query_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	r->hop_limit = a->hop_limit;
 	r->traffic_class = a->traffic_class;
 	r->port_num = a->port_num;
+	memcpy(r->dmac, a->dmac, sizeof(r->dmac));
 	return XRNIC_STATUS_OK;
 }
 
@@ -213,6 +214,7 @@ static bool xe_qp_unused_zero(const struct xrnic_qp_attr *a, uint32_t mask)
 		z.sgid_index = 0;
 		z.hop_limit = 0;
 		z.traffic_class = 0;
+		memset(z.dmac, 0, sizeof(z.dmac));
 	}
 	if (mask & XRNIC_QP_PATH_MTU)
 		z.path_mtu = 0;
@@ -246,10 +248,11 @@ static const char *xe_qp_attr_range(const struct xrnic_qp_attr *a, uint32_t mask
 		const char *what;
 	} checks[] = {
 		{ XRNIC_QP_STATE, a->state <= XRNIC_QPS_ERR, "state" },
-		{ XRNIC_QP_ACCESS_FLAGS, !(le32toh(a->access_flags) & ~XE_QP_ACCESS),
+		{ XRNIC_QP_ACCESS_FLAGS, !(le16toh(a->access_flags) & ~XE_QP_ACCESS),
 		  "access_flags not only remote access bits" },
 		{ XRNIC_QP_PORT, a->port_num == XE_PORT_NUM, "port_num not 1" },
 		{ XRNIC_QP_AV, a->sgid_index < XE_PORT_GID_TBL_LEN, "sgid_index beyond GID table" },
+		{ XRNIC_QP_AV, !(a->dmac[0] & 1), "dmac is a multicast address" },
 		{ XRNIC_QP_PATH_MTU, a->path_mtu >= XE_MTU_256 && a->path_mtu <= XE_PORT_MTU,
 		  "path_mtu not in 1..5" },
 		{ XRNIC_QP_TIMEOUT, a->timeout <= XE_MAX_TIMEOUT, "timeout above 31" },
@@ -274,7 +277,7 @@ static const char *xe_qp_attr_range(const struct xrnic_qp_attr *a, uint32_t mask
 static void xe_qp_apply(struct xe_qp_attrs *q, const struct xrnic_qp_attr *a, uint32_t mask)
 {
 	if (mask & XRNIC_QP_ACCESS_FLAGS)
-		q->access_flags = le32toh(a->access_flags);
+		q->access_flags = le16toh(a->access_flags);
 	if (mask & XRNIC_QP_PORT)
 		q->port_num = a->port_num;
 	if (mask & XRNIC_QP_AV) {
@@ -282,6 +285,7 @@ static void xe_qp_apply(struct xe_qp_attrs *q, const struct xrnic_qp_attr *a, ui
 		q->sgid_index = a->sgid_index;
 		q->hop_limit = a->hop_limit;
 		q->traffic_class = a->traffic_class;
+		memcpy(q->dmac, a->dmac, sizeof(q->dmac));
 	}
 	if (mask & XRNIC_QP_PATH_MTU)
 		q->path_mtu = a->path_mtu;
@@ -318,8 +322,6 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	struct xe_qp *qp;
 
 	(void)cpl;
-	if (!xe_all_zero(a->reserved, sizeof(a->reserved)))
-		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
 	if (mask & ~XRNIC_QP_ATTR_ALL)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "unknown attr_mask bits");
 	if (!xe_qp_unused_zero(a, mask))

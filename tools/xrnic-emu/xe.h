@@ -158,6 +158,7 @@ struct xe_qp_attrs {
 	uint8_t hop_limit;
 	uint8_t traffic_class;
 	uint8_t port_num;
+	uint8_t dmac[6];		/* the path's next hop */
 };
 
 /* What wait_until of struct xe_qp_req waits for. */

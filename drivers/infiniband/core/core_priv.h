@@ -124,8 +124,20 @@ int xr_device_rename(struct xr_device *xdev, const char *name);
 /* sysfs.c */
 void xr_sysfs_init(void);
 int xr_add_port_sysfs(struct xr_device *xdev);
-int xr_query_gid(struct xr_device *xdev, u32 port, u32 index, u8 gid[16]);
 void xr_remove_port_sysfs(struct xr_device *xdev);
+
+/* gid.c */
+int xr_gid_init(void);
+void xr_gid_exit(void);
+int xr_gid_table_init(struct xr_device *xdev);
+void xr_gid_table_destroy(struct xr_device *xdev);
+int xr_query_gid(struct xr_device *xdev, u32 port, u32 index, u8 gid[16],
+		 char ndev_name[IFNAMSIZ]);
+struct net_device *xr_port_netdev(struct xr_device *xdev, u32 port);
+
+/* addr.c */
+int xr_resolve_dmac(struct xr_device *xdev, u32 port, u8 sgid_index,
+		    const u8 *dgid, u8 dmac[ETH_ALEN]);
 
 /* uverbs_main.c */
 int xr_uverbs_init(void);

@@ -144,9 +144,12 @@ int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 	if (ret)
 		goto err_unlock;
 	xdev->index = index;
-	ret = device_add(&xdev->dev);
+	ret = xr_gid_table_init(xdev);
 	if (ret)
 		goto err_erase;
+	ret = device_add(&xdev->dev);
+	if (ret)
+		goto err_gids;
 	ret = xr_add_port_sysfs(xdev);
 	if (ret)
 		goto err_del;
@@ -164,6 +167,8 @@ err_remove_ports:
 	xr_remove_port_sysfs(xdev);
 err_del:
 	device_del(&xdev->dev);
+err_gids:
+	xr_gid_table_destroy(xdev);
 err_erase:
 	xa_erase(&xr_devices, index);
 err_unlock:
@@ -193,6 +198,7 @@ void xr_unregister_device(struct xr_device *xdev)
 	xr_remove_port_sysfs(xdev);
 	dev_info(&xdev->dev, "unregistered\n");
 	device_del(&xdev->dev);
+	xr_gid_table_destroy(xdev);
 }
 EXPORT_SYMBOL_GPL(xr_unregister_device);
 

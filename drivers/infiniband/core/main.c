@@ -65,12 +65,17 @@ static int __init xr_core_init(void)
 	ret = xr_nl_init();
 	if (ret)
 		goto err_uverbs_exit;
+	ret = xr_gid_init();
+	if (ret)
+		goto err_nl_exit;
 	/* debugfs is for debugging: failures are not errors. */
 	xr_debugfs = debugfs_create_dir("xrdma_core", NULL);
 	debugfs_create_file_unsafe("event_files", 0400, xr_debugfs, NULL,
 				   &xr_event_files_fops);
 	return 0;
 
+err_nl_exit:
+	xr_nl_exit();
 err_uverbs_exit:
 	xr_uverbs_exit();
 err_device_exit:
@@ -81,6 +86,7 @@ err_device_exit:
 static void __exit xr_core_exit(void)
 {
 	debugfs_remove_recursive(xr_debugfs);
+	xr_gid_exit();
 	xr_nl_exit();
 	xr_uverbs_exit();
 	xr_device_exit();

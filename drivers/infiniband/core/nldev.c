@@ -145,14 +145,15 @@ static int xr_nl_fill_dev(struct sk_buff *skb, struct xr_device *xdev,
 }
 
 /*
- * RDMA_NLDEV_CMD_PORT_GET: one port.  The device is RoCE without a netdev,
- * so, like Linux for such a port, no IB-only attributes (LID, SM LID, LMC,
- * capability mask) and no netdev attributes.
+ * RDMA_NLDEV_CMD_PORT_GET: one port.  A RoCE port, so, like Linux, no
+ * IB-only attributes (LID, SM LID, LMC, capability mask); its net_device
+ * if it has one.
  */
 static int xr_nl_fill_port(struct sk_buff *skb, struct xr_device *xdev,
 			   u32 port)
 {
 	struct xr_port_attr attr = {};
+	struct net_device *ndev;
 	int ret;
 
 	ret = xdev->ops->query_port(xdev, port, &attr);
@@ -163,7 +164,15 @@ static int xr_nl_fill_port(struct sk_buff *skb, struct xr_device *xdev,
 	    nla_put_u8(skb, RDMA_NLDEV_ATTR_PORT_STATE, attr.state) ||
 	    nla_put_u8(skb, RDMA_NLDEV_ATTR_PORT_PHYS_STATE, attr.phys_state))
 		return -EMSGSIZE;
-	return 0;
+	ndev = xr_port_netdev(xdev, port);
+	if (!ndev)
+		return 0;
+	ret = 0;
+	if (nla_put_u32(skb, RDMA_NLDEV_ATTR_NDEV_INDEX, ndev->ifindex) ||
+	    nla_put_string(skb, RDMA_NLDEV_ATTR_NDEV_NAME, ndev->name))
+		ret = -EMSGSIZE;
+	dev_put(ndev);
+	return ret;
 }
 
 /* RDMA_NLDEV_CMD_RES_GET: how many objects of each kind a device has. */

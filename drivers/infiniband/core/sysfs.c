@@ -276,7 +276,7 @@ static ssize_t gid_show(struct xr_port *port, u32 index, const struct xr_port_at
 	u8 gid[16] = {};
 
 	/* An empty entry reads as zeroes, as in Linux. */
-	xr_query_gid(port->xdev, port->port_num, index, gid);
+	xr_query_gid(port->xdev, port->port_num, index, gid, NULL);
 	return sysfs_emit(buf, "%pI6\n", gid);
 }
 
@@ -286,17 +286,26 @@ static ssize_t gid_type_show(struct xr_port *port, u32 index,
 	u8 gid[16];
 	int ret;
 
-	ret = xr_query_gid(port->xdev, port->port_num, index, gid);
+	ret = xr_query_gid(port->xdev, port->port_num, index, gid, NULL);
 	if (ret)
 		return ret;
 	return sysfs_emit(buf, "RoCE v2\n");
 }
 
-/* No entry has a netdev yet: reading fails, as for Linux's entries without. */
+/* An empty entry, or one without a net_device, fails to read, as in Linux. */
 static ssize_t gid_ndev_show(struct xr_port *port, u32 index,
 			     const struct xr_port_attr *pa, char *buf)
 {
-	return -EINVAL;
+	char name[IFNAMSIZ];
+	u8 gid[16];
+	int ret;
+
+	ret = xr_query_gid(port->xdev, port->port_num, index, gid, name);
+	if (ret)
+		return ret;
+	if (!*name)
+		return -EINVAL;
+	return sysfs_emit(buf, "%s\n", name);
 }
 
 static struct xr_gid_attribute xr_gid_attrs[3][XR_GID_FILES];

@@ -763,6 +763,13 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	attr.sgid_index = req.dest.sgid_index;
 	attr.hop_limit = req.dest.hop_limit;
 	attr.traffic_class = req.dest.traffic_class;
+	if (mask & XR_QP_AV) {
+		/* The next hop's MAC, through ARP or ND, as Linux does. */
+		ret = xr_resolve_dmac(xdev, 1, attr.sgid_index, attr.dgid,
+				      attr.dmac);
+		if (ret)
+			return ret;
+	}
 
 	ret = xdev->ops->modify_qp(xdev, qp, &attr, mask & ~XR_QP_CUR_STATE);
 	if (ret)

@@ -1009,7 +1009,8 @@ TEST_F(dev, qp_commands_with_reserved_bytes_set_are_malformed)
 	q.reserved[0] = 1;
 	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_QUERY_QP, &q, NULL));
 	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_DESTROY_QP, &q, NULL));
-	m.reserved[3] = 1;
+	/* The address vector's bytes are unused without XRNIC_QP_AV. */
+	m.dmac[5] = 1;
 	EXPECT_EQ(XRNIC_STATUS_MALFORMED, modify(self, qpn, 0, m));
 	EXPECT_EQ(XRNIC_STATUS_OK, modify(self, qpn, 0, (struct xrnic_qp_attr){ }));
 	EXPECT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_DESTROY_QP, qpn, NULL));
@@ -1108,11 +1109,13 @@ TEST_F(dev, modify_qp_rejects_out_of_range_fields_as_bad_param)
 		C(PORT, port_num, 1, OK),
 		C(PORT, port_num, 0, BAD_PARAM),
 		C(PORT, port_num, 2, BAD_PARAM),
-		C(ACCESS_FLAGS, access_flags, htole32(0xe), OK),
-		C(ACCESS_FLAGS, access_flags, htole32(XRNIC_ACCESS_LOCAL_WRITE), BAD_PARAM),
-		C(ACCESS_FLAGS, access_flags, htole32(0x10), BAD_PARAM),
+		C(ACCESS_FLAGS, access_flags, htole16(0xe), OK),
+		C(ACCESS_FLAGS, access_flags, htole16(XRNIC_ACCESS_LOCAL_WRITE), BAD_PARAM),
+		C(ACCESS_FLAGS, access_flags, htole16(0x10), BAD_PARAM),
 		C(AV, sgid_index, 15, OK),
 		C(AV, sgid_index, 16, BAD_PARAM),
+		C(AV, dmac[0], 0x52, OK),
+		C(AV, dmac[0], 0x01, BAD_PARAM),	/* multicast */
 		C(MAX_QP_RD_ATOMIC, max_rd_atomic, 255, OK),
 		C(MAX_DEST_RD_ATOMIC, max_dest_rd_atomic, 255, OK),
 #undef C
@@ -1172,7 +1175,7 @@ static struct xrnic_qp_attr full_attr(uint32_t state)
 		.dest_qpn = htole32(0xabcdef),
 		.rq_psn = htole32(0x123456),
 		.sq_psn = htole32(0x654321),
-		.access_flags = htole32(XRNIC_ACCESS_REMOTE_READ | XRNIC_ACCESS_REMOTE_WRITE),
+		.access_flags = htole16(XRNIC_ACCESS_REMOTE_READ | XRNIC_ACCESS_REMOTE_WRITE),
 		.state = state,
 		.path_mtu = 3,
 		.timeout = 14,
@@ -1185,6 +1188,7 @@ static struct xrnic_qp_attr full_attr(uint32_t state)
 		.hop_limit = 64,
 		.traffic_class = 0x28,
 		.port_num = 1,
+		.dmac = { 0x52, 0x54, 0x00, 0xab, 0xcd, 0xef },
 	};
 
 	for (int i = 0; i < 16; i++)
@@ -1224,6 +1228,7 @@ TEST_F(dev, query_qp_answers_every_field_as_modified)
 	EXPECT_EQ(0x654321, le32toh(got.sq_psn));
 	EXPECT_EQ(0xf5, got.dgid[5]);
 	EXPECT_EQ(0x28, got.traffic_class);
+	EXPECT_EQ(0xef, got.dmac[5]);
 
 	/* Only the fields in the mask change. */
 	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_SQ_PSN | XRNIC_QP_TIMEOUT,

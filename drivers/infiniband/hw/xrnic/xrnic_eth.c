@@ -509,6 +509,8 @@ int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu)
 	ret = register_netdev(netdev);
 	if (ret)
 		goto err_free_irq;
+	/* The port's GIDs follow the netdev's addresses. */
+	xr_set_netdev(&xn->xdev, 1, netdev);
 	mutex_lock(&xn->link_lock);
 	WRITE_ONCE(xn->netdev, netdev);
 	if (xn->link_up)
@@ -539,6 +541,7 @@ void xrnic_eth_unregister(struct xrnic_dev *xn)
 	if (!netdev)
 		return;
 	eth = netdev_priv(netdev);
+	xr_set_netdev(&xn->xdev, 1, NULL);
 	unregister_netdev(netdev);
 	mutex_lock(&xn->link_lock);
 	WRITE_ONCE(xn->netdev, NULL);

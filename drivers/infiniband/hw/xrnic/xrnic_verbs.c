@@ -421,7 +421,7 @@ static int xrnic_modify_qp(struct xr_device *xdev, struct xr_qp *qp,
 	if (mask & XRNIC_QP_STATE)
 		a.state = attr->qp_state;
 	if (mask & XRNIC_QP_ACCESS_FLAGS)
-		a.access_flags = cpu_to_le32(attr->qp_access_flags);
+		a.access_flags = cpu_to_le16(attr->qp_access_flags);
 	if (mask & XRNIC_QP_PORT)
 		a.port_num = attr->port_num;
 	if (mask & XRNIC_QP_AV) {
@@ -429,6 +429,7 @@ static int xrnic_modify_qp(struct xr_device *xdev, struct xr_qp *qp,
 		a.sgid_index = attr->sgid_index;
 		a.hop_limit = attr->hop_limit;
 		a.traffic_class = attr->traffic_class;
+		memcpy(a.dmac, attr->dmac, sizeof(a.dmac));
 	}
 	if (mask & XRNIC_QP_PATH_MTU)
 		a.path_mtu = attr->path_mtu;
@@ -467,7 +468,7 @@ static int xrnic_query_qp(struct xr_device *xdev, struct xr_qp *qp,
 	attr->rq_psn = le32_to_cpu(a.rq_psn);
 	attr->sq_psn = le32_to_cpu(a.sq_psn);
 	attr->dest_qp_num = le32_to_cpu(a.dest_qpn);
-	attr->qp_access_flags = le32_to_cpu(a.access_flags);
+	attr->qp_access_flags = le16_to_cpu(a.access_flags);
 	attr->port_num = a.port_num;
 	attr->timeout = a.timeout;
 	attr->retry_cnt = a.retry_cnt;
@@ -479,6 +480,7 @@ static int xrnic_query_qp(struct xr_device *xdev, struct xr_qp *qp,
 	attr->sgid_index = a.sgid_index;
 	attr->hop_limit = a.hop_limit;
 	attr->traffic_class = a.traffic_class;
+	memcpy(attr->dmac, a.dmac, sizeof(attr->dmac));
 	return 0;
 }
 

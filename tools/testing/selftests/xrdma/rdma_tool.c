@@ -115,6 +115,7 @@ TEST(link_show)
 	EXPECT_OUTPUT("rdma link", "link xrnic0/1 state ACTIVE physical_state LINK_UP");
 	EXPECT_OUTPUT("rdma link show xrnic0/1",
 		      "link xrnic0/1 state ACTIVE physical_state LINK_UP");
+	EXPECT_OUTPUT("rdma link show xrnic0/1", " netdev eth");
 	EXPECT_NE(0, xt_run("rdma link show xrnic0/2 2>/dev/null"));
 }
 

@@ -265,6 +265,7 @@ TEST_F(ctx, modify_qp_ignores_fields_not_in_the_mask)
 		      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 	m.qp_state = IBV_QPS_RTR;
 	memset(&m.dest, 0, sizeof(m.dest));
+	ASSERT_EQ(0, xt_own_gid(m.dest.dgid));
 	m.dest.is_global = 1;
 	m.dest.port_num = 1;
 	m.dest.hop_limit = 1;

@@ -2,6 +2,7 @@
 /* Small helpers shared by the xrdma kselftests (run inside the test VMs). */
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <glob.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -179,4 +180,19 @@ int xt_touch(volatile char *p)
 		(void)*p;
 	sigaction(SIGBUS, &old, NULL);
 	return sig;
+}
+
+int xt_own_gid(unsigned char gid[16])
+{
+	char text[64];
+	glob_t g;
+	int ret = -1;
+
+	if (glob("/sys/class/infiniband/*/ports/1/gids/0", 0, NULL, &g))
+		return -1;
+	if (xt_read_file(g.gl_pathv[0], text, sizeof(text)) > 0 &&
+	    inet_pton(AF_INET6, text, gid) == 1)
+		ret = 0;
+	globfree(&g);
+	return ret;
 }

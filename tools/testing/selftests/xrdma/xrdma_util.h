@@ -46,6 +46,12 @@ int xt_device_holds_only_pds(unsigned int pd);
 /* Sum of the per-CPU counts of the interrupt named @name, or -1. */
 long long xt_irq_count(const char *name);
 
+/*
+ * GID 0 of port 1 of the first RDMA device (the default GID: the device's
+ * own, for loopback paths) into @gid.  Returns 0 or -1.
+ */
+int xt_own_gid(unsigned char gid[16]);
+
 /* Read one byte at @p; returns the signal that raised (SIGBUS), or 0. */
 int xt_touch(volatile char *p);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "xrdma_util.h"
 #include "xrdma_verbs.h"
 
 #define U64(p) ((uint64_t)(uintptr_t)(p))
@@ -245,6 +246,9 @@ int xv_qp_to_rts(int fd, uint32_t qp, uint32_t dest_qpn)
 	m.dest.is_global = 1;
 	m.dest.port_num = 1;
 	m.dest.hop_limit = 64;
+	/* Loopback: the path leads to the device's own GID. */
+	if (xt_own_gid(m.dest.dgid))
+		return -ENOENT;
 	m.path_mtu = 5;
 	m.dest_qp_num = dest_qpn;
 	m.rq_psn = 0x1234;
