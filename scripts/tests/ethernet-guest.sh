@@ -41,7 +41,7 @@ ip link set "$nic" mtu $mtu up && ip addr add "$XRDMA_IP/24" dev "$nic" || exit 
 
 echo "TAP version 13"
 case $XRDMA_VM_INDEX in
-1) echo "1..16" ;;
+1) echo "1..23" ;;
 2) echo "1..16" ;;
 *) echo "1..5" ;;
 esac
@@ -115,6 +115,18 @@ check ethtool_names_the_driver sh -c "ethtool -i $nic | grep -q '^driver: xrnic'
 check ethtool_reports_link_and_speed \
 	sh -c "ethtool $nic | grep -q 'Link detected: yes' && ethtool $nic | grep -q 'Speed: 10000Mb/s'"
 check ethtool_counts_frames test "$(counter eth_tx_frames)" -gt 0
+# Traffic while the driver goes: UDP to guest 3's discard port (it answers
+# port unreachable), then back with a new net_device.
+nic_back() { [ -e "/sys/class/net/$nic" ]; }
+nc -u xrdma-vm3 9 </dev/zero 2>/dev/null &
+traffic=$!
+sleep 2
+check unload_with_traffic_running modprobe -r xrnic
+kill $traffic 2>/dev/null
+modprobe xrnic
+check reload_brings_the_netdev_back retry 10 nic_back
+ip link set "$nic" mtu $mtu up && ip addr add "$XRDMA_IP/24" dev "$nic"
+check reloaded_link_carries_frames retry 30 quiet ping -c 1 -W 1 xrdma-vm3
 # Guest 2 has MTU 1500: its RX buffers are too small for these.
 quiet ping -c 3 -W 1 -s 8000 xrdma-vm2
 check mtu_change_while_up sh -c "ip link set $nic mtu 4000 && ip link set $nic mtu $mtu"
@@ -127,4 +139,15 @@ for j in 2 3; do
 	check "tcp_both_ways_with_vm$j" test $? = 0
 	sed 's/^/# /' /tmp/iperf3.log | grep -E "sender|receiver"
 done
+
+# Last: the device dies with traffic running; the driver stays clean.
+nc -u 192.0.2.3 9 </dev/zero 2>/dev/null &
+traffic=$!
+sleep 1
+echo "XRDMA-HOST: kill-device"
+check device_death_is_reported retry 60 sh -c "dmesg | grep -q 'device marked dead'"
+check device_death_drops_the_carrier retry 30 carrier 0
+kill $traffic 2>/dev/null
+check a_dead_device_goes_down ip link set "$nic" down
+check a_dead_device_unloads modprobe -r xrnic
 exit $rc
