@@ -335,6 +335,9 @@ struct xr_udata {
  * @modify_qp: apply the attributes of @attr named by @mask (IB_QP_* bits)
  * @query_qp: read the QP's attributes from the device
  * @destroy_qp: destroy it
+ * @set_gid: optional: entry @index of port @port's GID table is now @gid,
+ *	or empty (@gid NULL); called under the core's GID lock whenever the
+ *	table changes, so that the device sends from the GIDs users see
  * @query_stats: read @num_counters hardware counters into @values
  * @counter_names: names of the hardware counters
  * @num_counters: how many there are
@@ -365,6 +368,8 @@ struct xr_device_ops {
 	int (*query_qp)(struct xr_device *xdev, struct xr_qp *qp,
 			struct xr_qp_attr *attr);
 	int (*destroy_qp)(struct xr_device *xdev, struct xr_qp *qp);
+	int (*set_gid)(struct xr_device *xdev, u32 port, u32 index,
+		       const u8 *gid);
 	int (*query_stats)(struct xr_device *xdev, u64 *values);
 	const char * const *counter_names;
 	u32 num_counters;

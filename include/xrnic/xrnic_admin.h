@@ -57,6 +57,7 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_DESTROY_EQ		= 16,
 	XRNIC_ADMIN_START_ETH		= 17,
 	XRNIC_ADMIN_STOP_ETH		= 18,
+	XRNIC_ADMIN_SET_GID		= 19,
 };
 
 /* Admin completion status */
@@ -192,6 +193,21 @@ struct xrnic_cmd_start_eth {
 };
 
 #define XRNIC_MAX_ETH_DEPTH		4096
+
+/*
+ * SET_GID: entry index of the port's GID table, which the device sends
+ * from (the source IP address of RoCE v2 packets): valid 1 sets it to gid,
+ * valid 0 empties it (gid zero).  MODIFY_QP's address vector names a
+ * valid entry by sgid_index; the QP keeps that GID until its next one.
+ */
+struct xrnic_cmd_set_gid {
+	__u8	port_num;	/* 1 */
+	__u8	index;		/* 0 .. gid_tbl_len - 1 */
+	__u8	valid;		/* 0 or 1 */
+	__u8	reserved0;
+	__u8	gid[16];
+	__u8	reserved[36];
+};
 
 /* DESTROY_CQ; the CREATE_CQ answer. */
 struct xrnic_cmd_cq {
@@ -361,6 +377,7 @@ struct xrnic_aq_entry {
 		struct xrnic_cmd_qp qp;
 		struct xrnic_cmd_query_stats query_stats;
 		struct xrnic_cmd_start_eth start_eth;
+		struct xrnic_cmd_set_gid set_gid;
 	};
 };
 
@@ -469,6 +486,8 @@ static_assert(sizeof(struct xrnic_cmd_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats command size");
 static_assert(sizeof(struct xrnic_cmd_start_eth) == XRNIC_ADMIN_DATA_SIZE,
 	      "start_eth command size");
+static_assert(sizeof(struct xrnic_cmd_set_gid) == XRNIC_ADMIN_DATA_SIZE,
+	      "set_gid command size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
 static_assert(XRNIC_NUM_COUNTERS * 8 <= XRNIC_PAGE_SIZE, "counters fit a page");

@@ -49,6 +49,7 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_DESTROY_EQ]	= xe_cmd_destroy_eq,
 	[XRNIC_ADMIN_START_ETH]		= xe_cmd_start_eth,
 	[XRNIC_ADMIN_STOP_ETH]		= xe_cmd_stop_eth,
+	[XRNIC_ADMIN_SET_GID]		= xe_cmd_set_gid,
 };
 
 static const char *const xe_status_name[] = {

@@ -16,10 +16,11 @@ static void xe_set_sts(struct xe_dev *xe, uint32_t sts)
 	xe_reg_write(xe, XRNIC_REG_DEV_STS, sts);
 }
 
-/* Drop every PD, MR, CQ and QP and zero the counters. */
+/* Drop every object, the GID table and the Ethernet function; zero the counters. */
 static void xe_drop_objects(struct xe_dev *xe)
 {
 	xe_eth_drop_all(xe);
+	xe_gid_drop_all(xe);
 	xe_qp_drop_all(xe);
 	xe_cq_drop_all(xe);
 	xe_eq_drop_all(xe);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device's one port: its attributes (QUERY_PORT) and its physical link,
- * which the operator can take down and up (SIGUSR1 / SIGUSR2 to the
- * process).  Link changes are reported as asynchronous events.
+ * The device's one port: its attributes (QUERY_PORT), its GID table
+ * (SET_GID) and its physical link, which the operator can take down and up
+ * (SIGUSR1 / SIGUSR2 to the process).  Link changes are reported as
+ * asynchronous events.
  */
 #include "xe.h"
 
@@ -28,6 +29,29 @@ uint8_t xe_cmd_query_port(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	r->port_cap_flags = htole32(XE_PORT_CAP_FLAGS);
 	r->eth_max_mtu = htole16(XE_ETH_MAX_MTU);
 	return XRNIC_STATUS_OK;
+}
+
+uint8_t xe_cmd_set_gid(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+			struct xrnic_acq_entry *cpl)
+{
+	const struct xrnic_cmd_set_gid *c = &cmd->set_gid;
+
+	(void)cpl;
+	if (c->reserved0 || !xe_all_zero(c->reserved, sizeof(c->reserved)) || c->valid > 1 ||
+	    (!c->valid && !xe_all_zero(c->gid, sizeof(c->gid))))
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
+	if (c->port_num != XE_PORT_NUM)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "no such port");
+	if (c->index >= XE_PORT_GID_TBL_LEN)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "index beyond the GID table");
+	xe->gid[c->index].valid = c->valid;
+	memcpy(xe->gid[c->index].gid, c->gid, sizeof(c->gid));
+	return XRNIC_STATUS_OK;
+}
+
+void xe_gid_drop_all(struct xe_dev *xe)
+{
+	memset(xe->gid, 0, sizeof(xe->gid));
 }
 
 /* Tell the driver the port's state (after enable and on every change). */

@@ -329,6 +329,8 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	range = xe_qp_attr_range(a, mask);
 	if (range)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, range);
+	if ((mask & XRNIC_QP_AV) && !xe->gid[a->sgid_index].valid)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "sgid_index names an empty GID");
 	qp = xe_qp_get(xe, le32toh(a->qpn));
 	if (!qp)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such QP");
@@ -336,6 +338,9 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		return xe_fail(xe, XRNIC_STATUS_BAD_STATE, "illegal RC state transition");
 
 	xe_qp_apply(&qp->attr, a, mask);
+	/* The source GID as it is now: the QP keeps it until its next AV. */
+	if (mask & XRNIC_QP_AV)
+		memcpy(qp->attr.sgid, xe->gid[a->sgid_index].gid, sizeof(qp->attr.sgid));
 	if (mask & XRNIC_QP_STATE)
 		qp->state = a->state;
 	if (qp->state == XRNIC_QPS_RESET) {

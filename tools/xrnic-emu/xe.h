@@ -159,6 +159,7 @@ struct xe_qp_attrs {
 	uint8_t traffic_class;
 	uint8_t port_num;
 	uint8_t dmac[6];		/* the path's next hop */
+	uint8_t sgid[16];		/* the GID sgid_index named (SET_GID) */
 };
 
 /* What wait_until of struct xe_qp_req waits for. */
@@ -217,6 +218,12 @@ struct xe_qp {
 	uint32_t sq_ci, rq_ci;		/* free-running consumer indexes */
 	struct xe_qp_req req;
 	struct xe_qp_resp resp;
+};
+
+/* An entry of the port's GID table (SET_GID). */
+struct xe_gid {
+	bool valid;
+	uint8_t gid[16];
 };
 
 /* The Ethernet function (eth.c), while START_ETH runs it. */
@@ -279,6 +286,7 @@ struct xe_dev {
 	struct xe_qp qp[XE_QPN_SLOT_END];
 	struct xe_eq eq[XRNIC_MAX_VECTORS];
 	struct xe_eth eth;
+	struct xe_gid gid[XE_PORT_GID_TBL_LEN];	/* the port's GID table */
 	uint64_t counters[XRNIC_NUM_COUNTERS];	/* enum xrnic_counter */
 
 	/* Why the command being executed failed, for the log; or NULL. */
@@ -422,6 +430,8 @@ void xe_stats_drop_all(struct xe_dev *xe);
 void xe_aenq_post(struct xe_dev *xe, uint16_t event, uint32_t param, uint64_t data);
 
 /* port.c */
+xe_cmd_fn xe_cmd_set_gid;
+void xe_gid_drop_all(struct xe_dev *xe);
 void xe_port_set_link(struct xe_dev *xe, bool up);
 void xe_port_announce(struct xe_dev *xe);
 

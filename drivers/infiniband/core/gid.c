@@ -6,7 +6,8 @@
  * ones mapped (::ffff:a.b.c.d).  Address and net_device events anywhere
  * schedule one rescan of every port; an entry keeps its index while its
  * address stays, since QPs name their source GID by index.  A port without
- * a net_device has the default GID of the device's MAC only.
+ * a net_device has the default GID of the device's MAC only.  A driver
+ * with a set_gid op hears of every change, as ib_core's add_gid/del_gid.
  */
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
@@ -89,9 +90,26 @@ static void xr_gid_set_of_netdev(struct xr_gid_set *set, struct net_device *ndev
 	in6_dev_put(in6_dev);
 }
 
+/* Tell the driver about entry @index of port @port (under gid_lock). */
+static void xr_gid_changed(struct xr_device *xdev, u32 port, u32 index,
+			   const struct xr_gid_entry *e)
+{
+	int ret;
+
+	if (!xdev->ops->set_gid)
+		return;
+	ret = xdev->ops->set_gid(xdev, port, index, e->valid ? e->gid : NULL);
+	/* A dead device (-EIO) sends nothing any more. */
+	if (ret && ret != -EIO)
+		dev_warn_ratelimited(&xdev->dev,
+				     "port %u GID %u not given to the device: %d\n",
+				     port, index, ret);
+}
+
 /* Bring one port's table in line with its net_device. */
 static void xr_gid_resync(struct xr_device *xdev, struct xr_port_gids *pg)
 {
+	u32 port = pg - xdev->port_gids + 1;
 	struct xr_gid_set *set;
 	u8 gid[16];
 	u32 i, j;
@@ -110,8 +128,10 @@ static void xr_gid_resync(struct xr_device *xdev, struct xr_port_gids *pg)
 		xr_gid_set_of_netdev(set, pg->netdev);
 
 	for (i = 0; i < XR_GID_TBL_LEN; i++)
-		if (pg->entry[i].valid && !xr_gid_set_has(set, pg->entry[i].gid))
+		if (pg->entry[i].valid && !xr_gid_set_has(set, pg->entry[i].gid)) {
 			pg->entry[i].valid = false;
+			xr_gid_changed(xdev, port, i, &pg->entry[i]);
+		}
 	for (j = 0; j < set->n; j++) {
 		for (i = 0; i < XR_GID_TBL_LEN; i++)
 			if (pg->entry[i].valid &&
@@ -128,6 +148,7 @@ static void xr_gid_resync(struct xr_device *xdev, struct xr_port_gids *pg)
 		}
 		memcpy(pg->entry[i].gid, set->gid[j], 16);
 		pg->entry[i].valid = true;
+		xr_gid_changed(xdev, port, i, &pg->entry[i]);
 	}
 	mutex_unlock(&xdev->gid_lock);
 	kfree(set);

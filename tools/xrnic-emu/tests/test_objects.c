@@ -1080,6 +1080,19 @@ TEST_F(dev, modify_qp_rejects_illegal_transitions_as_bad_state)
 	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, to_state(self, qpn, 0xff));
 }
 
+/* Fill the whole GID table, so that any sgid_index names a GID; its status. */
+static uint8_t set_all_gids(struct _test_data_dev *self)
+{
+	struct xrnic_cmd_set_gid g = { .port_num = 1, .valid = 1 };
+	uint8_t st = XRNIC_STATUS_OK;
+
+	for (g.index = 0; g.index < XE_PORT_GID_TBL_LEN && !st; g.index++) {
+		g.gid[15] = g.index;
+		st = admin(self, XRNIC_ADMIN_SET_GID, &g, NULL);
+	}
+	return st;
+}
+
 TEST_F(dev, modify_qp_rejects_out_of_range_fields_as_bad_param)
 {
 	const struct {
@@ -1125,6 +1138,7 @@ TEST_F(dev, modify_qp_rejects_out_of_range_fields_as_bad_param)
 	size_t i;
 
 	start(self);
+	ASSERT_EQ(XRNIC_STATUS_OK, set_all_gids(self));
 	ASSERT_EQ(XRNIC_STATUS_OK, make_qp(self, &pdn, &cqn, &qpn));
 	ASSERT_EQ(XRNIC_STATUS_OK, to_state(self, qpn, XRNIC_QPS_INIT));
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -1202,6 +1216,7 @@ TEST_F(dev, query_qp_answers_every_field_as_modified)
 	uint32_t pdn, cqn, qpn;
 
 	start(self);
+	ASSERT_EQ(XRNIC_STATUS_OK, set_all_gids(self));
 	ASSERT_EQ(XRNIC_STATUS_OK, make_qp(self, &pdn, &cqn, &qpn));
 
 	/* A new QP: defaults. */
@@ -1240,12 +1255,55 @@ TEST_F(dev, query_qp_answers_every_field_as_modified)
 	EXPECT_EQ(0, memcmp(&want, &got, sizeof(want)));
 }
 
+TEST_F(dev, set_gid_checks_its_fields_and_the_av_names_a_set_gid)
+{
+	struct xrnic_cmd_set_gid g = { .port_num = 1, .index = 3, .valid = 1,
+				       .gid = { 0xfe, 0x80 } };
+	struct xrnic_qp_attr av = { .sgid_index = 3, .hop_limit = 1 };
+	uint32_t pdn, cqn, qpn;
+
+	start(self);
+	ASSERT_EQ(XRNIC_STATUS_OK, make_qp(self, &pdn, &cqn, &qpn));
+	ASSERT_EQ(XRNIC_STATUS_OK, to_state(self, qpn, XRNIC_QPS_INIT));
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, modify(self, qpn, XRNIC_QP_AV, av));
+	g.reserved[35] = 1;
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_SET_GID, &g, NULL));
+	g.reserved[35] = 0;
+	g.valid = 2;
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_SET_GID, &g, NULL));
+	g.valid = 1;
+	g.port_num = 2;
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, admin(self, XRNIC_ADMIN_SET_GID, &g, NULL));
+	g.port_num = 1;
+	g.index = XE_PORT_GID_TBL_LEN;
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, admin(self, XRNIC_ADMIN_SET_GID, &g, NULL));
+	g.index = 3;
+	ASSERT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_SET_GID, &g, NULL));
+	EXPECT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_AV, av));
+	EXPECT_EQ(0xfe, self->xe.qp[XE_QPN_SLOT(qpn)].attr.sgid[0]);
+
+	/* Emptied, with a zero GID only; then the AV is refused again. */
+	g.valid = 0;
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_SET_GID, &g, NULL));
+	memset(g.gid, 0, sizeof(g.gid));
+	EXPECT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_SET_GID, &g, NULL));
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, modify(self, qpn, XRNIC_QP_AV, av));
+	/* The QP kept the GID it was given. */
+	EXPECT_EQ(0xfe, self->xe.qp[XE_QPN_SLOT(qpn)].attr.sgid[0]);
+
+	g.valid = 1;
+	ASSERT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_SET_GID, &g, NULL));
+	reset(self);
+	EXPECT_FALSE(self->xe.gid[3].valid);
+}
+
 TEST_F(dev, moving_to_reset_restores_the_default_attributes)
 {
 	struct xrnic_qp_attr fresh, got;
 	uint32_t pdn, cqn, qpn;
 
 	start(self);
+	ASSERT_EQ(XRNIC_STATUS_OK, set_all_gids(self));
 	ASSERT_EQ(XRNIC_STATUS_OK, make_qp(self, &pdn, &cqn, &qpn));
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, &fresh));
 	ASSERT_EQ(XRNIC_STATUS_OK, to_state(self, qpn, XRNIC_QPS_INIT));

@@ -266,6 +266,7 @@ int xrnic_cmd_query_resources(struct xrnic_dev *xn,
 int xrnic_cmd_start_eth(struct xrnic_dev *xn,
 			const struct xrnic_cmd_start_eth *start);
 int xrnic_cmd_stop_eth(struct xrnic_dev *xn);
+int xrnic_cmd_set_gid(struct xrnic_dev *xn, u8 port, u8 index, const u8 *gid);
 
 /* xrnic_eth.c */
 int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu);

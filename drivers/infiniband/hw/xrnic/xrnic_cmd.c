@@ -347,6 +347,27 @@ int xrnic_cmd_query_resources(struct xrnic_dev *xn,
 }
 
 /**
+ * xrnic_cmd_set_gid - set or empty an entry of the port's GID table
+ * @xn: the device
+ * @port: port number, from 1
+ * @index: the entry
+ * @gid: the GID, or NULL to empty the entry
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_set_gid(struct xrnic_dev *xn, u8 port, u8 index, const u8 *gid)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_SET_GID,
+		.set_gid = { .port_num = port, .index = index, .valid = !!gid },
+	};
+
+	if (gid)
+		memcpy(cmd.set_gid.gid, gid, sizeof(cmd.set_gid.gid));
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
  * xrnic_cmd_start_eth - start the Ethernet function on its rings
  * @xn: the device
  * @start: the rings, their doorbell record and the vector

@@ -511,6 +511,12 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_ETH_RX_BAD_DESC] = "eth_rx_bad_desc",
 };
 
+static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,
+			 const u8 *gid)
+{
+	return xrnic_cmd_set_gid(to_xrnic(xdev), port, index, gid);
+}
+
 static int xrnic_query_stats(struct xr_device *xdev, u64 *values)
 {
 	return xrnic_cmd_query_stats(to_xrnic(xdev), values);
@@ -531,6 +537,7 @@ const struct xr_device_ops xrnic_dev_ops = {
 	.destroy_qp = xrnic_destroy_qp,
 	.modify_qp = xrnic_modify_qp,
 	.query_qp = xrnic_query_qp,
+	.set_gid = xrnic_set_gid,
 	.query_stats = xrnic_query_stats,
 	.counter_names = xrnic_counter_names,
 	.num_counters = XRNIC_NUM_COUNTERS,
