@@ -115,10 +115,16 @@ check ethtool_names_the_driver sh -c "ethtool -i $nic | grep -q '^driver: xrnic'
 check ethtool_reports_link_and_speed \
 	sh -c "ethtool $nic | grep -q 'Link detected: yes' && ethtool $nic | grep -q 'Speed: 10000Mb/s'"
 check ethtool_counts_frames test "$(counter eth_tx_frames)" -gt 0
-# Traffic while the driver goes: UDP to guest 3's discard port (it answers
-# port unreachable), then back with a new net_device.
+# Traffic while the driver goes: UDP as fast as it goes to an address with
+# a static neighbour entry that no guest has (no answer can stop it), then
+# back with a new net_device.
 nic_back() { [ -e "/sys/class/net/$nic" ]; }
-nc -u xrdma-vm3 9 </dev/zero 2>/dev/null &
+# (/bin/sh is bash: its /dev/udp.)
+flood() {
+	arp -s 192.0.2.200 52:54:00:00:00:c8 && exec 3>/dev/udp/192.0.2.200/9 || return
+	while :; do printf '%1400s' x >&3; done
+}
+flood 2>/dev/null &
 traffic=$!
 sleep 2
 check unload_with_traffic_running modprobe -r xrnic
@@ -141,7 +147,7 @@ for j in 2 3; do
 done
 
 # Last: the device dies with traffic running; the driver stays clean.
-nc -u 192.0.2.3 9 </dev/zero 2>/dev/null &
+flood 2>/dev/null &
 traffic=$!
 sleep 1
 echo "XRDMA-HOST: kill-device"

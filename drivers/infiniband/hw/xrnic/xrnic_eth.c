@@ -43,6 +43,7 @@ static_assert(XRNIC_ETH_DB_OFF + sizeof(struct xrnic_eth_db) <=
  * @rx_cc: frames taken; NAPI only (the RX producer index is @rx_cc + depth)
  * @arm: the last arm value written
  * @started: the device runs the rings (open succeeded, stop not yet)
+ * @stall_work: asks the device whether it is alive after a TX stall
  */
 struct xrnic_eth {
 	struct xrnic_dev *xn;
@@ -60,6 +61,7 @@ struct xrnic_eth {
 	u32 rx_cc;
 	u32 arm;
 	bool started;
+	struct work_struct stall_work;
 };
 
 static struct xrnic_eth_desc *xrnic_eth_tx(struct xrnic_eth *eth, u32 i)
@@ -369,12 +371,30 @@ static int xrnic_eth_change_mtu(struct net_device *netdev, int mtu)
 	return ret;
 }
 
+/*
+ * A device that stopped completing TX may have died: only an admin command
+ * can tell (one that times out marks it dead, and the fatal work takes the
+ * carrier away).
+ */
+static void xrnic_eth_stall_work(struct work_struct *work)
+{
+	struct xrnic_eth *eth = container_of(work, struct xrnic_eth, stall_work);
+	struct xrnic_resp_query_port port;
+	int ret;
+
+	ret = xrnic_cmd_query_port(eth->xn, 1, &port);
+	if (ret)
+		netdev_err(eth->netdev, "device does not answer after a TX stall (%d)\n",
+			   ret);
+}
+
 static void xrnic_eth_tx_timeout(struct net_device *netdev, unsigned int txq)
 {
 	struct xrnic_eth *eth = netdev_priv(netdev);
 
 	netdev_warn(netdev, "TX stalled: %u descriptors queued, %u reclaimed\n",
 		    READ_ONCE(eth->tx_pi), READ_ONCE(eth->tx_cc));
+	schedule_work(&eth->stall_work);
 }
 
 static const struct net_device_ops xrnic_netdev_ops = {
@@ -488,6 +508,7 @@ int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu)
 	eth->xn = xn;
 	eth->netdev = netdev;
 	eth->vector = vector;
+	INIT_WORK(&eth->stall_work, xrnic_eth_stall_work);
 	netdev->netdev_ops = &xrnic_netdev_ops;
 	netdev->ethtool_ops = &xrnic_ethtool_ops;
 	netdev->min_mtu = ETH_MIN_MTU;
@@ -543,6 +564,8 @@ void xrnic_eth_unregister(struct xrnic_dev *xn)
 	eth = netdev_priv(netdev);
 	xr_set_netdev(&xn->xdev, 1, NULL);
 	unregister_netdev(netdev);
+	/* Closed: the TX watchdog is stopped and schedules no more. */
+	cancel_work_sync(&eth->stall_work);
 	mutex_lock(&xn->link_lock);
 	WRITE_ONCE(xn->netdev, NULL);
 	mutex_unlock(&xn->link_lock);
