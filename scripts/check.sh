@@ -69,6 +69,9 @@ layer device-model make -s -C tools/xrnic-emu check
 # ethtool, MTU, drops counted, TCP both ways, the GID table, RoCE paths.
 layer ethernet scripts/xrdma-vm run --vms 3 --virtio-net 3 \
 	--add tools/testing/selftests/xrdma/build:/selftests scripts/tests/ethernet-guest.sh
+# RDMA between two XRNIC guests over RoCE v2 on the segment: Debian's
+# ibv_rc_pingpong (data checked, IPv4 and IPv6 GIDs, 1 MiB) and perftest.
+layer roce scripts/xrdma-vm run --vms 2 scripts/tests/roce-guest.sh
 kver=$(scripts/kernel-version.sh)
 # SLUB debugging turns a use-after-free or overflow in our slabs into a
 # "BUG" on the console, which fails the run.

@@ -20,6 +20,7 @@ pkgs=(
 	ibverbs-utils
 	perftest
 	iperf3
+	libdeflate-dev
 	ethtool
 	file
 )

@@ -318,6 +318,7 @@ enum xrnic_counter {
 	XRNIC_CNT_RETRANSMITS,		/* packets sent again */
 	XRNIC_CNT_DOORBELLS,		/* data doorbells rung */
 	XRNIC_CNT_POLLED,		/* work found by polling, no doorbell rung */
+	XRNIC_CNT_RX_ICRC_ERRORS,	/* RoCE v2 frames with a bad ICRC (dropped) */
 	/* The Ethernet function (frames without FCS). */
 	XRNIC_CNT_ETH_TX_FRAMES,
 	XRNIC_CNT_ETH_TX_BYTES,

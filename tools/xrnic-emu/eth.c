@@ -183,8 +183,8 @@ void xe_eth_rx(struct xe_dev *xe, const uint8_t *frame, size_t len)
 	uint32_t landed;
 	uint8_t *buf;
 
-	/* A downed link or a stopped function receives nothing. */
-	if (xe->link_down || !xe->eth.live || !xe->aq_enabled)
+	/* A stopped function receives nothing (xe_port_receive() checked the link). */
+	if (!xe->eth.live)
 		return;
 	if (len < XRNIC_ETH_HLEN) {
 		xe->counters[XRNIC_CNT_ETH_RX_TOO_SHORT]++;

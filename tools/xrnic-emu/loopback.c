@@ -64,6 +64,7 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 		.access = htole32(XRNIC_ACCESS_ALL), .iova = htole64(XE_LB_BUF),
 		.length = htole64(buf_len), .page_shift = 12,
 	};
+	struct xrnic_cmd_set_gid gid = { .port_num = 1, .valid = 1 };
 	struct xrnic_acq_entry r;
 	uint8_t st;
 	size_t s;
@@ -88,7 +89,16 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 	if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_REG_MR, &mr, r.data)))
 		return st;
 	lb->key = le32toh(r.mr.lkey);
-	if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_EQ, &eq, NULL)) ||
+	/* GID 0: the default GID of the MAC; both QPs' paths lead to it. */
+	gid.gid[0] = 0xfe;
+	gid.gid[1] = 0x80;
+	gid.gid[8] = xe->id.mac[0] ^ 2;
+	memcpy(gid.gid + 9, xe->id.mac + 1, 2);
+	gid.gid[11] = 0xff;
+	gid.gid[12] = 0xfe;
+	memcpy(gid.gid + 13, xe->id.mac + 3, 3);
+	if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_SET_GID, &gid, NULL)) ||
+	    (st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_EQ, &eq, NULL)) ||
 	    (st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_CQ, &cq, r.data)))
 		return st;
 	lb->cqn = le32toh(r.cq.cqn);
@@ -111,15 +121,18 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 			.qpn = htole32(lb->qpn[i]),
 			.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS |
 					     XRNIC_QP_DEST_QPN | XRNIC_QP_RNR_RETRY |
-					     XRNIC_QP_PATH_MTU),
+					     XRNIC_QP_PATH_MTU | XRNIC_QP_AV),
 			.dest_qpn = htole32(lb->qpn[!i]),
 			.path_mtu = XE_LB_PATH_MTU,
 			.access_flags = htole16(XRNIC_ACCESS_REMOTE_WRITE |
 						XRNIC_ACCESS_REMOTE_READ |
 						XRNIC_ACCESS_REMOTE_ATOMIC),
 			.rnr_retry = rnr_retry,
+			.hop_limit = 64,
 		};
 
+		memcpy(a.dgid, gid.gid, sizeof(a.dgid));
+		memcpy(a.dmac, xe->id.mac, sizeof(a.dmac));
 		for (s = 0; s < sizeof(states); s++) {
 			a.state = states[s];
 			if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL)))

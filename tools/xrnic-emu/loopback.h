@@ -3,7 +3,8 @@
  * A device set up as the driver would, for the host tests, the data-path
  * fuzzer and the engine benchmark: an admin queue, one PD, one MR over a
  * range of guest RAM, one event queue, one CQ and two RC QPs in RTS
- * connected to each other (loopback) with a 4096-byte path MTU.  Guest RAM layout below.
+ * connected to each other (loopback: GID 0, the default GID of the MAC, is
+ * both paths' destination) with a 4096-byte path MTU.  Guest RAM layout below.
  */
 #ifndef XE_LOOPBACK_H
 #define XE_LOOPBACK_H

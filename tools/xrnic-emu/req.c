@@ -90,9 +90,17 @@ bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
 {
 	struct xe_qp_req *r = &qp->req;
 
+	/*
+	 * A NAK past the previous one's PSN: the message advanced in between,
+	 * so its retries start over, as rxe's do on progress; a long message
+	 * on a lossy wire is not failed for losses it recovered from.
+	 */
+	if (xe_psn_before(r->retry_psn, psn))
+		r->retry_left = qp->attr.retry_cnt;
 	if (!r->retry_left)
 		return false;
 	r->retry_left--;
+	r->retry_psn = psn;
 	r->next_psn = psn;
 	r->timer = XE_TIMER_RESEND;
 	r->wait_until = 0;
@@ -176,7 +184,7 @@ static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp, bool again)
 			      XE_PSN_MASK;
 		if (again)
 			xe->counters[XRNIC_CNT_RETRANSMITS]++;
-		xe_wire_send(xe, &p, &r->local, (uint64_t)i * mtu);
+		xe_wire_send(xe, qp, &p, &r->local, (uint64_t)i * mtu);
 	}
 	if (r->busy && r->timer == XE_TIMER_NONE)
 		xe_req_wait_answer(qp);
@@ -206,6 +214,7 @@ static bool xe_req_start(struct xe_dev *xe, struct xe_qp *qp)
 	r->npsn = xe_wr_is_atomic(r->wqe.opcode) ? 1 : xe_pkt_count(r->local.len, mtu);
 	r->rnr_left = qp->attr.rnr_retry;
 	r->retry_left = qp->attr.retry_cnt;
+	r->retry_psn = r->first_psn;
 	qp->attr.sq_psn = (r->first_psn + r->npsn) & XE_PSN_MASK;
 	return true;
 }

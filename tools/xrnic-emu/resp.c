@@ -19,7 +19,7 @@ enum xe_verdict {
 	XE_V_DONE,		/* executed; answered when it asked (AckReq) */
 	XE_V_ANSWERED,		/* executed and answered (READ, atomics) */
 	XE_V_DROP,		/* not for a QP that receives: dropped */
-	XE_V_DUPLICATE,		/* an old PSN: dropped (answered once there is a wire) */
+	XE_V_DUPLICATE,		/* an old PSN: not executed again */
 	XE_V_RNR,			/* no receive WQE: RNR NAK, try again later */
 	XE_V_NAK_SEQ,		/* a PSN ahead of the expected one */
 	XE_V_NAK_INV_REQ,
@@ -45,7 +45,7 @@ static void xe_resp_answer(struct xe_dev *xe, struct xe_qp *qp, struct xe_pkt *p
 {
 	p->qpn = qp->attr.dest_qpn;
 	p->msn = qp->resp.msn;
-	xe_wire_send(xe, p, payload, payload_off);
+	xe_wire_send(xe, qp, p, payload, payload_off);
 }
 
 static void xe_resp_ack(struct xe_dev *xe, struct xe_qp *qp, uint32_t psn, uint8_t syndrome)
@@ -228,14 +228,19 @@ static enum xe_verdict xe_exec_write(struct xe_dev *xe, struct xe_qp *qp, const 
 	return XE_V_DONE;
 }
 
-/* READ: answer with the range cut at the path MTU, one PSN a packet. */
-static enum xe_verdict xe_exec_read(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
+/*
+ * READ: answer with the range cut at the path MTU, one PSN a packet.  A
+ * READ again (a duplicate: responses were lost) is answered again from
+ * its PSN, the QP's PSN and MSN staying where they are: reading twice
+ * changes nothing.
+ */
+static enum xe_verdict xe_read_respond(struct xe_dev *xe, struct xe_qp *qp,
+				       const struct xe_pkt *p, bool again)
 {
 	static const uint8_t ops[XE_POS_NUM] = {
 		[XE_POS_FIRST] = XE_OP_READ_RESP_FIRST, [XE_POS_MIDDLE] = XE_OP_READ_RESP_MIDDLE,
 		[XE_POS_LAST] = XE_OP_READ_RESP_LAST, [XE_POS_ONLY] = XE_OP_READ_RESP_ONLY,
 	};
-	const struct xe_pkt *p = &rx->pkt;
 	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu), n, i;
 	struct xe_piece piece;
 	struct xe_buf src;
@@ -245,8 +250,10 @@ static enum xe_verdict xe_exec_read(struct xe_dev *xe, struct xe_qp *qp, const s
 	if (p->dma_len && xe_buf_check(xe, &src))
 		return XE_V_NAK_ACCESS;
 	n = xe_pkt_count(p->dma_len, mtu);
-	qp->resp.msn++;
-	qp->attr.rq_psn = (p->psn + n) & XE_PSN_MASK;
+	if (!again) {
+		qp->resp.msn++;
+		qp->attr.rq_psn = (p->psn + n) & XE_PSN_MASK;
+	}
 	for (i = 0; i < n; i++) {
 		a = (struct xe_pkt){
 			.opcode = ops[xe_pkt_pos(i, n)],
@@ -257,6 +264,11 @@ static enum xe_verdict xe_exec_read(struct xe_dev *xe, struct xe_qp *qp, const s
 		xe_resp_answer(xe, qp, &a, &src, (uint64_t)i * mtu);
 	}
 	return XE_V_ANSWERED;
+}
+
+static enum xe_verdict xe_exec_read(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
+{
+	return xe_read_respond(xe, qp, &rx->pkt, false);
 }
 
 /* Atomics: executed once, on the target's word in its byte order (little-endian), as rxe. */
@@ -334,6 +346,16 @@ void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 	case XE_V_DUPLICATE:
 		xe->counters[XRNIC_CNT_RX_DUPLICATES]++;
 		xe->counters[XRNIC_CNT_RX_DROPPED]++;
+		/*
+		 * Our answer was lost and the requester sent the message
+		 * again: ACK the last PSN received once more (IBTA C9-105),
+		 * or read again.  A duplicate atomic is not answered yet (it
+		 * needs the result it had: a replay cache).
+		 */
+		if ((p->mask & (XE_PKT_SEND | XE_PKT_WRITE)) && p->ackreq)
+			xe_resp_ack(xe, qp, (qp->attr.rq_psn - 1) & XE_PSN_MASK, XE_AETH_ACK);
+		else if ((p->mask & XE_PKT_READ) && xe_check_qp_access(qp, p) == XE_V_DONE)
+			xe_read_respond(xe, qp, p, true);
 		return;
 	case XE_V_DROP:
 		xe->counters[XRNIC_CNT_RX_DROPPED]++;

@@ -57,7 +57,7 @@ void xe_tap_receive(struct xe_dev *xe, int fd)
 		n = read(fd, frame, sizeof(frame));
 		if (n < 0)
 			break;
-		xe_eth_rx(xe, frame, n);
+		xe_port_receive(xe, frame, n);
 	}
 	xe_eth_notify(xe);
 }

@@ -39,11 +39,13 @@ static inline bool xe_wr_is_atomic(uint8_t wr_opcode)
 	return wr_opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP || wr_opcode == XRNIC_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-/* wire.c: send a packet built from p and its payload; receive one. */
-void xe_wire_send(struct xe_dev *xe, struct xe_pkt *p, const struct xe_buf *payload,
-		  uint64_t payload_off);
-/* Parse a frame and dispatch it; false when it was dropped. */
+/* wire.c: send a packet of qp built from p and its payload; receive one. */
+void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
+		  const struct xe_buf *payload, uint64_t payload_off);
+/* Count a packet as received, parse and dispatch it; false when it was dropped. */
 bool xe_wire_recv(struct xe_dev *xe, const struct xe_frame *f);
+/* Parse a counted packet and dispatch it; false when it was dropped. */
+bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f);
 
 /* resp.c: a request packet for qp. */
 void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);

@@ -1,18 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The port's wire.  A packet sent here is counted, and for now loops back
- * to this device's own port: the device has no Ethernet function yet.  A
- * received packet is parsed and handed to the responder (requests) or the
- * completer (answers) of the QP its BTH names; a malformed packet, one for
- * an unknown QP or another partition is dropped and counted.
+ * The port's wire.  A packet sent here is counted; if its QP's destination
+ * GID is one of the port's own it loops back to this device (the payload
+ * moves straight from the sender's memory), otherwise it leaves as a
+ * RoCE v2 frame (frame.c) to the QP's next hop.  Frames from the wire are
+ * RoCE v2 ones for this port, which go to the transport, or the Ethernet
+ * function's (eth.c).  A received packet is parsed and handed to the
+ * responder (requests) or the completer (answers) of the QP its BTH names;
+ * a malformed packet, one for an unknown QP or another partition is
+ * dropped and counted.
  */
+#include "frame.h"
 #include "transport.h"
 
 /* P_Key's low 15 bits; the device has only the default partition. */
 #define XE_PKEY_BASE_MASK	0x7fff
 
-void xe_wire_send(struct xe_dev *xe, struct xe_pkt *p, const struct xe_buf *payload,
-		  uint64_t payload_off)
+/* True when gid is a valid entry of the port's GID table. */
+static bool xe_gid_is_ours(const struct xe_dev *xe, const uint8_t *gid)
+{
+	unsigned int i;
+
+	for (i = 0; i < XE_PORT_GID_TBL_LEN; i++)
+		if (xe->gid[i].valid && !memcmp(xe->gid[i].gid, gid, 16))
+			return true;
+	return false;
+}
+
+/* The largest frame: outer headers, transport headers, an MTU, pad, ICRC. */
+#define XE_WIRE_MAX_FRAME	(XE_FRAME_MAX_OUTER + XE_PKT_MAX_HDR + 4096 + 3 + XE_ICRC_LEN)
+
+/* Put a packet on the wire as a RoCE v2 frame to qp's next hop. */
+static void xe_wire_out(struct xe_dev *xe, const struct xe_qp *qp, const uint8_t *hdr,
+			size_t hdr_len, const struct xe_pkt *p, const struct xe_buf *payload,
+			uint64_t payload_off)
+{
+	static uint8_t frame[XE_WIRE_MAX_FRAME];
+	size_t len = hdr_len + p->payload_len + p->pad, outer;
+	struct xe_path path = {
+		.hop_limit = qp->attr.hop_limit, .traffic_class = qp->attr.traffic_class,
+		.sport = xe_roce_sport(qp->qpn),
+	};
+	struct xe_buf body;
+
+	memcpy(path.dmac, qp->attr.dmac, 6);
+	memcpy(path.smac, xe->id.mac, 6);
+	memcpy(path.dgid, qp->attr.dgid, 16);
+	memcpy(path.sgid, qp->attr.sgid, 16);
+	outer = xe_frame_outer(frame, &path, len, xe->ip_id++);
+	memcpy(frame + outer, hdr, hdr_len);
+	body = (struct xe_buf){ .host = frame + outer + hdr_len, .len = p->payload_len };
+	/* A source deregistered under the message: nothing goes; the timer retries. */
+	if (p->payload_len && xe_buf_copy(xe, &body, 0, payload, payload_off, p->payload_len))
+		return;
+	memset(frame + outer + hdr_len + p->payload_len, 0, p->pad);
+	xe_frame_seal(frame, outer + len + XE_ICRC_LEN);
+	if (xe->link_down) {
+		xe->counters[XRNIC_CNT_ETH_TX_LINK_DOWN]++;
+		return;
+	}
+	if (xe->eth_xmit)
+		xe->eth_xmit(xe, frame, outer + len + XE_ICRC_LEN);
+}
+
+void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
+		  const struct xe_buf *payload, uint64_t payload_off)
 {
 	uint8_t hdr[XE_PKT_MAX_HDR];
 	uint32_t n;
@@ -26,17 +78,53 @@ void xe_wire_send(struct xe_dev *xe, struct xe_pkt *p, const struct xe_buf *payl
 	};
 	xe->counters[XRNIC_CNT_TX_PACKETS]++;
 	xe->counters[XRNIC_CNT_TX_BYTES] += f.len;
-	xe_wire_recv(xe, &f);
+	if (xe_gid_is_ours(xe, qp->attr.dgid))
+		xe_wire_recv(xe, &f);
+	else
+		xe_wire_out(xe, qp, hdr, n, p, payload, payload_off);
+}
+
+void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
+{
+	struct xe_roce_frame rf;
+	struct xe_frame f;
+	int r;
+
+	if (xe->link_down || !xe->aq_enabled)
+		return;
+	r = xe_frame_parse(frame, len, &rf);
+	if (!r) {
+		xe_eth_rx(xe, frame, len);
+		return;
+	}
+	/* Another port's (the segment floods unknown destinations): not ours to count. */
+	if (memcmp(frame, xe->id.mac, 6))
+		return;
+	xe->counters[XRNIC_CNT_RX_PACKETS]++;
+	xe->counters[XRNIC_CNT_RX_BYTES] += len;
+	if (r < 0 || !xe_gid_is_ours(xe, rf.dgid)) {
+		if (r == -2)
+			xe->counters[XRNIC_CNT_RX_ICRC_ERRORS]++;
+		xe->counters[XRNIC_CNT_RX_DROPPED]++;
+		return;
+	}
+	f = (struct xe_frame){ .hdr = rf.bth, .hdr_avail = rf.len, .len = rf.len };
+	xe_wire_dispatch(xe, &f);
 }
 
 bool xe_wire_recv(struct xe_dev *xe, const struct xe_frame *f)
+{
+	xe->counters[XRNIC_CNT_RX_PACKETS]++;
+	xe->counters[XRNIC_CNT_RX_BYTES] += f->len;
+	return xe_wire_dispatch(xe, f);
+}
+
+bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 {
 	struct xe_rx rx = { .payload = f->payload, .payload_off = f->payload_off };
 	struct xe_buf after_hdr;
 	struct xe_qp *qp;
 
-	xe->counters[XRNIC_CNT_RX_PACKETS]++;
-	xe->counters[XRNIC_CNT_RX_BYTES] += f->len;
 	if (xe_pkt_parse(&rx.pkt, f->hdr, f->hdr_avail, f->len))
 		goto drop;
 	if ((rx.pkt.pkey & XE_PKEY_BASE_MASK) != XE_PKEY_BASE_MASK)

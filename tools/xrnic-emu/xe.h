@@ -186,6 +186,7 @@ struct xe_qp_req {
 	enum xe_timer timer;
 	int64_t wait_until;		/* CLOCK_MONOTONIC ns the timer expires */
 	uint8_t rnr_left, retry_left;	/* retries left for this message */
+	uint32_t retry_psn;		/* where the last sequence-NAK retry began */
 };
 
 /* Responder (resp.c): the message being received. */
@@ -291,6 +292,8 @@ struct xe_dev {
 
 	/* Why the command being executed failed, for the log; or NULL. */
 	const char *reject_why;
+
+	uint16_t ip_id;			/* IPv4 identification of the next frame */
 
 	/* Rejected-command log rate limit. */
 	int64_t reject_window;		/* CLOCK_MONOTONIC second */
@@ -399,6 +402,9 @@ void xe_cq_post(struct xe_dev *xe, uint32_t cqn, struct xrnic_cqe *cqe);
 xe_cmd_fn xe_cmd_create_eq, xe_cmd_destroy_eq;
 void xe_eq_post(struct xe_dev *xe, uint16_t vector, uint32_t cqn);
 void xe_eq_drop_all(struct xe_dev *xe);
+
+/* wire.c: a frame from the port's wire: to the transport or the Ethernet function. */
+void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len);
 
 /* eth.c: the Ethernet function. */
 xe_cmd_fn xe_cmd_start_eth, xe_cmd_stop_eth;

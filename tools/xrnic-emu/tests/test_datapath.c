@@ -498,9 +498,9 @@ static void inject(struct _test_data_dev *self, struct xe_pkt *p, uint32_t len)
 		;
 }
 
-TEST_F(dev, responder_drops_old_psns_and_naks_ones_ahead)
+TEST_F(dev, responder_acks_old_psns_again_and_naks_ones_ahead)
 {
-	uint64_t *cnt = self->xe.counters, drops;
+	uint64_t *cnt = self->xe.counters, drops, sent;
 	struct xe_qp *qp1;
 	struct xe_pkt p;
 	struct dp d;
@@ -508,18 +508,24 @@ TEST_F(dev, responder_drops_old_psns_and_naks_ones_ahead)
 	ASSERT_EQ(0, dp_setup(self, &d, 0));
 	qp1 = xe_qp_get(&self->xe, d.qpn[1]);
 	qp1->attr.rq_psn = 100;
-	/* An old PSN: a duplicate, dropped without touching memory. */
+	/*
+	 * An old PSN: a duplicate, not executed, but ACKed again (its ACK may
+	 * have been lost), with the last PSN received; QP 0, which has
+	 * nothing in flight, drops the ACK.
+	 */
 	p = (struct xe_pkt){ .opcode = XE_OP_WRITE_ONLY, .qpn = d.qpn[1], .psn = 99,
 			     .va = BUF_GPA, .rkey = d.key, .dma_len = 8, .ackreq = true };
 	drops = cnt[XRNIC_CNT_RX_DROPPED];
-	inject(self, &p, 8);
-	EXPECT_EQ(drops + 1, cnt[XRNIC_CNT_RX_DROPPED]);
-	EXPECT_EQ(0, gpa(self, BUF_GPA)[0]);
-	EXPECT_EQ(100, qp1->attr.rq_psn);
-	/* A PSN ahead: a sequence NAK to QP 0, which has nothing in flight and drops it. */
-	p.psn = 101;
+	sent = cnt[XRNIC_CNT_TX_PACKETS];
 	inject(self, &p, 8);
 	EXPECT_EQ(drops + 2, cnt[XRNIC_CNT_RX_DROPPED]);
+	EXPECT_EQ(sent + 1, cnt[XRNIC_CNT_TX_PACKETS]);
+	EXPECT_EQ(0, gpa(self, BUF_GPA)[0]);
+	EXPECT_EQ(100, qp1->attr.rq_psn);
+	/* A PSN ahead: a sequence NAK to QP 0, which drops it too. */
+	p.psn = 101;
+	inject(self, &p, 8);
+	EXPECT_EQ(drops + 3, cnt[XRNIC_CNT_RX_DROPPED]);
 	EXPECT_EQ(1, cnt[XRNIC_CNT_RX_DUPLICATES]);
 	EXPECT_EQ(1, cnt[XRNIC_CNT_SEQ_NAKS_SENT]);
 	EXPECT_EQ(0, gpa(self, BUF_GPA)[0]);

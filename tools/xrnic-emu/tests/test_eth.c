@@ -233,8 +233,8 @@ TEST_F(dev, rx_frames_land_in_posted_buffers_short_ones_padded)
 	ASSERT_EQ(XRNIC_STATUS_OK, eth_start(self));
 	post_rx(self, 2, 1600);
 	frame_of(f, sizeof(f), 7);
-	xe_eth_rx(&self->xe, f, 1514);
-	xe_eth_rx(&self->xe, f, 20);
+	xe_port_receive(&self->xe, f, 1514);
+	xe_port_receive(&self->xe, f, 20);
 	xe_eth_notify(&self->xe);
 	EXPECT_EQ(XRNIC_ETH_DONE, rx_desc(self, 0)->status);
 	EXPECT_EQ(1514, le16toh(rx_desc(self, 0)->frame_len));
@@ -255,13 +255,13 @@ TEST_F(dev, rx_frames_too_short_or_too_long_are_dropped_and_counted)
 	ASSERT_EQ(XRNIC_STATUS_OK, eth_start(self));
 	post_rx(self, 1, 1518);
 	frame_of(f, sizeof(f), 1);
-	xe_eth_rx(&self->xe, f, XRNIC_ETH_HLEN - 1);
-	xe_eth_rx(&self->xe, f, 1519);
+	xe_port_receive(&self->xe, f, XRNIC_ETH_HLEN - 1);
+	xe_port_receive(&self->xe, f, 1519);
 	EXPECT_EQ(0, rx_desc(self, 0)->status);
 	EXPECT_EQ(1, counter(self, XRNIC_CNT_ETH_RX_TOO_SHORT));
 	EXPECT_EQ(1, counter(self, XRNIC_CNT_ETH_RX_TOO_LONG));
 	/* The buffer stayed posted. */
-	xe_eth_rx(&self->xe, f, 1518);
+	xe_port_receive(&self->xe, f, 1518);
 	EXPECT_EQ(XRNIC_ETH_DONE, rx_desc(self, 0)->status);
 	EXPECT_EQ(1518, le16toh(rx_desc(self, 0)->frame_len));
 }
@@ -273,15 +273,15 @@ TEST_F(dev, a_full_rx_ring_drops_and_counts_then_recovers)
 
 	ASSERT_EQ(XRNIC_STATUS_OK, eth_start(self));
 	frame_of(f, sizeof(f), 3);
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	post_rx(self, DEPTH, 1518);
 	for (i = 0; i < DEPTH + 3; i++)
-		xe_eth_rx(&self->xe, f, sizeof(f));
+		xe_port_receive(&self->xe, f, sizeof(f));
 	EXPECT_EQ(DEPTH, counter(self, XRNIC_CNT_ETH_RX_FRAMES));
 	EXPECT_EQ(4, counter(self, XRNIC_CNT_ETH_RX_NO_BUFFER));
 	/* The driver takes the frames and posts the buffers again. */
 	post_rx(self, 2, 1518);
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	EXPECT_EQ(DEPTH + 1, counter(self, XRNIC_CNT_ETH_RX_FRAMES));
 	EXPECT_EQ(XRNIC_ETH_DONE, rx_desc(self, DEPTH)->status);
 }
@@ -295,7 +295,7 @@ TEST_F(dev, bad_rx_descriptors_are_skipped_with_an_error)
 	rx_desc(self, 0)->buf_len = htole16(XRNIC_ETH_MIN_FRAME - 1);
 	rx_desc(self, 1)->addr = htole64(RAM_SIZE - 64);
 	frame_of(f, sizeof(f), 9);
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	EXPECT_EQ(XRNIC_ETH_DONE | XRNIC_ETH_ERR, rx_desc(self, 0)->status);
 	EXPECT_EQ(XRNIC_ETH_DONE | XRNIC_ETH_ERR, rx_desc(self, 1)->status);
 	EXPECT_EQ(XRNIC_ETH_DONE, rx_desc(self, 2)->status);
@@ -312,7 +312,7 @@ TEST_F(dev, a_downed_link_drops_tx_counted_and_receives_nothing)
 	xe_port_set_link(&self->xe, false);
 	put_tx(self, TXBUF_GPA, 100);
 	run(self);
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	EXPECT_EQ(0, sent.frames);
 	EXPECT_EQ(XRNIC_ETH_DONE, tx_desc(self, 0)->status);
 	EXPECT_EQ(0, rx_desc(self, 0)->status);
@@ -320,7 +320,7 @@ TEST_F(dev, a_downed_link_drops_tx_counted_and_receives_nothing)
 	xe_port_set_link(&self->xe, true);
 	put_tx(self, TXBUF_GPA, 100);
 	run(self);
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	EXPECT_EQ(1, sent.frames);
 	EXPECT_EQ(XRNIC_ETH_DONE, rx_desc(self, 0)->status);
 }
@@ -331,9 +331,9 @@ TEST_F(dev, the_vector_is_raised_once_per_arm_value)
 
 	ASSERT_EQ(XRNIC_STATUS_OK, eth_start(self));
 	post_rx(self, DEPTH, 1518);
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	xe_eth_notify(&self->xe);
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	xe_eth_notify(&self->xe);
 	EXPECT_EQ(1, self->irqs[VEC]);
 	/* Nothing completed: a new arm value alone raises nothing. */
@@ -356,7 +356,7 @@ TEST_F(dev, stop_and_reset_end_the_ethernet_function)
 	ASSERT_EQ(XRNIC_STATUS_OK, eth_start(self));
 	post_rx(self, 2, 1518);
 	ASSERT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_STOP_ETH, NULL, NULL));
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	put_tx(self, TXBUF_GPA, 100);
 	run(self);
 	EXPECT_EQ(0, rx_desc(self, 0)->status);
@@ -365,7 +365,7 @@ TEST_F(dev, stop_and_reset_end_the_ethernet_function)
 	ASSERT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_START_ETH, &c, NULL));
 	reset(self);
 	EXPECT_FALSE(self->xe.eth.live);
-	xe_eth_rx(&self->xe, f, sizeof(f));
+	xe_port_receive(&self->xe, f, sizeof(f));
 	EXPECT_EQ(0, rx_desc(self, 0)->status);
 }
 

@@ -499,6 +499,7 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_RETRANSMITS] = "retransmits",
 	[XRNIC_CNT_DOORBELLS] = "doorbells",
 	[XRNIC_CNT_POLLED] = "polled",
+	[XRNIC_CNT_RX_ICRC_ERRORS] = "rx_icrc_errors",
 	[XRNIC_CNT_ETH_TX_FRAMES] = "eth_tx_frames",
 	[XRNIC_CNT_ETH_TX_BYTES] = "eth_tx_bytes",
 	[XRNIC_CNT_ETH_RX_FRAMES] = "eth_rx_frames",

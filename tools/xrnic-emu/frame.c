@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RoCE v2 framing: see frame.h.  The ICRC is the CRC-32 of IEEE 802.3
+ * (libdeflate's, PCLMUL-accelerated) over 8 bytes of 0xff standing for
+ * the LRH, the IP and UDP headers and the BTH with their variant fields
+ * set to ones (IPv4 TOS, TTL and checksum; IPv6 traffic class, flow label
+ * and hop limit; the UDP checksum; the BTH's reserved byte), then the rest
+ * of the packet; it travels little-endian, as rxe sends it.
+ */
+#include <libdeflate.h>
+#include <string.h>
+
+#include "frame.h"
+
+#define XE_ETHERTYPE_IPV4	0x0800
+#define XE_ETHERTYPE_IPV6	0x86dd
+#define XE_IPPROTO_UDP		17
+#define XE_IPV4_DF		0x4000
+#define XE_IPV4_FRAG_MASK	0x3fff	/* MF and the offset */
+#define XE_BTH_LEN		12
+#define XE_BTH_RESV8A		4	/* the byte before the destination QP */
+
+static void xe_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static uint16_t xe_get16(const uint8_t *p)
+{
+	return p[0] << 8 | p[1];
+}
+
+bool xe_gid_is_v4(const uint8_t *gid)
+{
+	static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(gid, prefix, sizeof(prefix));
+}
+
+uint16_t xe_roce_sport(uint32_t qpn)
+{
+	/* hash_32(qpn, 14) of Linux, as rxe picks its source port. */
+	return 0xc000 | (uint32_t)(qpn * 0x61c88647u) >> (32 - 14);
+}
+
+static uint16_t xe_ipv4_csum(const uint8_t *h)
+{
+	uint32_t sum = 0;
+	int i;
+
+	for (i = 0; i < XE_IPV4_HLEN; i += 2)
+		sum += xe_get16(h + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+size_t xe_frame_outer(uint8_t *buf, const struct xe_path *path, size_t len, uint16_t ip_id)
+{
+	bool v4 = xe_gid_is_v4(path->dgid);
+	size_t udp_len = XE_UDP_HLEN + len + XE_ICRC_LEN;
+	uint8_t *ip = buf + XE_ETH_HLEN, *udp;
+
+	memcpy(buf, path->dmac, 6);
+	memcpy(buf + 6, path->smac, 6);
+	xe_put16(buf + 12, v4 ? XE_ETHERTYPE_IPV4 : XE_ETHERTYPE_IPV6);
+	if (v4) {
+		ip[0] = 0x45;
+		ip[1] = path->traffic_class;
+		xe_put16(ip + 2, XE_IPV4_HLEN + udp_len);
+		xe_put16(ip + 4, ip_id);
+		xe_put16(ip + 6, XE_IPV4_DF);
+		ip[8] = path->hop_limit;
+		ip[9] = XE_IPPROTO_UDP;
+		xe_put16(ip + 10, 0);
+		memcpy(ip + 12, path->sgid + 12, 4);
+		memcpy(ip + 16, path->dgid + 12, 4);
+		xe_put16(ip + 10, xe_ipv4_csum(ip));
+		udp = ip + XE_IPV4_HLEN;
+	} else {
+		ip[0] = 0x60 | path->traffic_class >> 4;
+		ip[1] = path->traffic_class << 4;
+		ip[2] = 0;
+		ip[3] = 0;
+		xe_put16(ip + 4, udp_len);
+		ip[6] = XE_IPPROTO_UDP;
+		ip[7] = path->hop_limit;
+		memcpy(ip + 8, path->sgid, 16);
+		memcpy(ip + 24, path->dgid, 16);
+		udp = ip + XE_IPV6_HLEN;
+	}
+	xe_put16(udp, path->sport);
+	xe_put16(udp + 2, XE_ROCE_UDP_PORT);
+	xe_put16(udp + 4, udp_len);
+	xe_put16(udp + 6, 0);		/* no checksum: the ICRC covers it all */
+	return udp + XE_UDP_HLEN - buf;
+}
+
+/* The ICRC of the packet whose IP header is at ip (ip_len bytes) and whose
+ * transport packet, after the UDP header, has len bytes before the ICRC. */
+static uint32_t xe_icrc(const uint8_t *ip, size_t ip_len, size_t len)
+{
+	static const uint8_t lrh[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	uint8_t masked[XE_IPV6_HLEN + XE_UDP_HLEN + XE_BTH_LEN];
+	size_t n = ip_len + XE_UDP_HLEN + XE_BTH_LEN;
+	uint8_t *udp = masked + ip_len;
+	uint32_t crc;
+
+	memcpy(masked, ip, n);
+	if (ip_len == XE_IPV4_HLEN) {
+		masked[1] = 0xff;		/* TOS */
+		masked[8] = 0xff;		/* TTL */
+		masked[10] = masked[11] = 0xff;	/* header checksum */
+	} else {
+		masked[0] |= 0x0f;		/* traffic class and flow label */
+		masked[1] = masked[2] = masked[3] = 0xff;
+		masked[7] = 0xff;		/* hop limit */
+	}
+	udp[6] = udp[7] = 0xff;			/* UDP checksum */
+	udp[XE_UDP_HLEN + XE_BTH_RESV8A] = 0xff;
+	crc = libdeflate_crc32(0, lrh, sizeof(lrh));
+	crc = libdeflate_crc32(crc, masked, n);
+	return libdeflate_crc32(crc, ip + n, len - XE_BTH_LEN);
+}
+
+static size_t xe_frame_ip_len(const uint8_t *frame)
+{
+	return xe_get16(frame + 12) == XE_ETHERTYPE_IPV4 ? XE_IPV4_HLEN : XE_IPV6_HLEN;
+}
+
+void xe_frame_seal(uint8_t *frame, size_t len)
+{
+	size_t ip_len = xe_frame_ip_len(frame);
+	size_t pkt = len - XE_ETH_HLEN - ip_len - XE_UDP_HLEN - XE_ICRC_LEN;
+	uint32_t crc = xe_icrc(frame + XE_ETH_HLEN, ip_len, pkt);
+	uint8_t *p = frame + len - XE_ICRC_LEN;
+
+	p[0] = crc;
+	p[1] = crc >> 8;
+	p[2] = crc >> 16;
+	p[3] = crc >> 24;
+}
+
+/* The UDP datagram of an IPv4 or IPv6 frame to port 4791, or NULL. */
+static const uint8_t *xe_frame_udp(const uint8_t *frame, size_t len, size_t *udp_len, int *bad)
+{
+	const uint8_t *ip = frame + XE_ETH_HLEN, *udp;
+	size_t ip_total;
+
+	*bad = 0;
+	if (len < XE_ETH_HLEN + XE_IPV4_HLEN + XE_UDP_HLEN)
+		return NULL;
+	switch (xe_get16(frame + 12)) {
+	case XE_ETHERTYPE_IPV4:
+		if (ip[9] != XE_IPPROTO_UDP || (ip[0] >> 4) != 4)
+			return NULL;
+		udp = ip + (ip[0] & 0xf) * 4;
+		if (udp + XE_UDP_HLEN > frame + len || xe_get16(udp + 2) != XE_ROCE_UDP_PORT)
+			return NULL;
+		/* RoCE from here on: what is wrong is a drop. */
+		ip_total = xe_get16(ip + 2);
+		if ((ip[0] & 0xf) != 5 || (xe_get16(ip + 6) & XE_IPV4_FRAG_MASK) ||
+		    ip_total < XE_IPV4_HLEN + XE_UDP_HLEN || ip_total > len - XE_ETH_HLEN ||
+		    xe_ipv4_csum(ip) != 0)
+			break;
+		*udp_len = ip_total - XE_IPV4_HLEN;
+		return udp;
+	case XE_ETHERTYPE_IPV6:
+		if (len < XE_ETH_HLEN + XE_IPV6_HLEN + XE_UDP_HLEN || (ip[0] >> 4) != 6 ||
+		    ip[6] != XE_IPPROTO_UDP)
+			return NULL;
+		udp = ip + XE_IPV6_HLEN;
+		if (xe_get16(udp + 2) != XE_ROCE_UDP_PORT)
+			return NULL;
+		*udp_len = xe_get16(ip + 4);
+		if (*udp_len < XE_UDP_HLEN || *udp_len > len - XE_ETH_HLEN - XE_IPV6_HLEN)
+			break;
+		return udp;
+	default:
+		return NULL;
+	}
+	*bad = 1;
+	return NULL;
+}
+
+int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out)
+{
+	const uint8_t *ip = frame + XE_ETH_HLEN, *udp, *icrc;
+	size_t udp_len, ip_len;
+	uint32_t crc;
+	int bad;
+
+	udp = xe_frame_udp(frame, len, &udp_len, &bad);
+	if (!udp)
+		return bad ? -1 : 0;
+	if (xe_get16(udp + 4) != udp_len || udp_len < XE_UDP_HLEN + XE_BTH_LEN + XE_ICRC_LEN)
+		return -1;
+	ip_len = udp - ip;
+	out->bth = udp + XE_UDP_HLEN;
+	out->len = udp_len - XE_UDP_HLEN - XE_ICRC_LEN;
+	icrc = out->bth + out->len;
+	crc = xe_icrc(ip, ip_len, out->len);
+	if (crc != ((uint32_t)icrc[0] | icrc[1] << 8 | icrc[2] << 16 | (uint32_t)icrc[3] << 24))
+		return -2;
+	if (ip_len == XE_IPV4_HLEN) {
+		memset(out->sgid, 0, 16);
+		memset(out->dgid, 0, 16);
+		out->sgid[10] = out->sgid[11] = out->dgid[10] = out->dgid[11] = 0xff;
+		memcpy(out->sgid + 12, ip + 12, 4);
+		memcpy(out->dgid + 12, ip + 16, 4);
+	} else {
+		memcpy(out->sgid, ip + 8, 16);
+		memcpy(out->dgid, ip + 24, 16);
+	}
+	return 1;
+}

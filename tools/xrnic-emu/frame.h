@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RoCE v2 framing (IBTA Annex A17): a transport packet (BTH .. pad) inside
+ * Ethernet, IPv4 or IPv6, and UDP to port 4791, followed by the ICRC.  The
+ * IP addresses are the GIDs (IPv4-mapped for IPv4).  Building and
+ * checking, nothing else: frame.c.
+ */
+#ifndef XE_FRAME_H
+#define XE_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XE_ROCE_UDP_PORT	4791
+#define XE_ETH_HLEN		14
+#define XE_IPV4_HLEN		20
+#define XE_IPV6_HLEN		40
+#define XE_UDP_HLEN		8
+#define XE_ICRC_LEN		4
+/* The outer headers at most: Ethernet, IPv6, UDP. */
+#define XE_FRAME_MAX_OUTER	(XE_ETH_HLEN + XE_IPV6_HLEN + XE_UDP_HLEN)
+
+/* Where a frame goes: what a QP's address vector and the port say. */
+struct xe_path {
+	uint8_t dmac[6], smac[6];
+	uint8_t dgid[16], sgid[16];
+	uint8_t hop_limit, traffic_class;
+	uint16_t sport;			/* UDP source port: flow entropy */
+};
+
+/* A RoCE v2 frame, checked: where its transport packet is. */
+struct xe_roce_frame {
+	const uint8_t *bth;		/* BTH first */
+	size_t len;			/* BTH .. pad, without the ICRC */
+	uint8_t sgid[16], dgid[16];	/* the IP addresses, as GIDs */
+};
+
+/* True when the GID is an IPv4-mapped address (::ffff:a.b.c.d). */
+bool xe_gid_is_v4(const uint8_t *gid);
+
+/* The UDP source port of a QP, as rxe derives it: 0xc000 | 14-bit hash. */
+uint16_t xe_roce_sport(uint32_t qpn);
+
+/*
+ * Write the outer headers for a transport packet of len bytes (BTH .. pad)
+ * into buf (XE_FRAME_MAX_OUTER bytes); returns their length.  The packet
+ * follows them, then XE_ICRC_LEN bytes for xe_frame_seal().  ip_id is the
+ * IPv4 identification.
+ */
+size_t xe_frame_outer(uint8_t *buf, const struct xe_path *path, size_t len, uint16_t ip_id);
+
+/* Write the ICRC of a whole frame of len bytes (outer headers, packet, ICRC). */
+void xe_frame_seal(uint8_t *frame, size_t len);
+
+/*
+ * Look at a frame from the wire.  Returns 1 and fills *out for a good
+ * RoCE v2 frame; 0 for a frame that is no RoCE v2 (for the host's network
+ * stack); -1 for a RoCE v2 frame with bad lengths or a bad IPv4 header
+ * checksum, -2 for one with a bad ICRC (both dropped).
+ */
+int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out);
+
+#endif /* XE_FRAME_H */

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of RoCE v2 on a wire: two devices in one process, each set up
+ * by loopback.c, QP 0 of device A connected to QP 1 of device B through
+ * their GIDs and MACs, and a wire between them that queues the frames each
+ * puts out until the test delivers them.  The frames are checked as RoCE v2
+ * (Ethernet, IP, UDP 4791, ICRC) and the data byte for byte.  No VM.
+ */
+#include "xe_fixture.h"
+#include "loopback.h"
+#include "frame.h"
+
+#define RAM		(1024 * 1024)
+#define BUF		XE_LB_BUF
+#define BUF_LEN		(64 * 1024)
+#define WIRE_SLOTS	256
+
+struct wire {
+	unsigned int n;
+	size_t len[WIRE_SLOTS];
+	uint8_t frame[WIRE_SLOTS][4400];
+};
+
+struct side {
+	struct xe_dev xe;
+	struct xe_lb lb;
+	struct wire out;	/* what it put on the wire */
+	uint32_t cq_ci;
+	int irqs[XRNIC_MAX_VECTORS];
+};
+
+static void queue_frame(struct xe_dev *xe, const uint8_t *frame, size_t len)
+{
+	struct wire *w = xe->wire_ctx;
+
+	if (w->n < WIRE_SLOTS && len <= sizeof(w->frame[0])) {
+		memcpy(w->frame[w->n], frame, len);
+		w->len[w->n++] = len;
+	}
+}
+
+static int side_init(struct side *s, uint8_t last_mac_byte)
+{
+	s->xe.bar2 = aligned_alloc(XRNIC_PAGE_SIZE, XRNIC_BAR2_SIZE);
+	if (!s->xe.bar2 || map_ram(&s->xe.mem, RAM))
+		return -1;
+	s->xe.log = fopen("/dev/null", "w");
+	s->xe.raise_irq = count_irq;
+	s->xe.irq_ctx = s->irqs;
+	s->xe.eth_xmit = queue_frame;
+	s->xe.wire_ctx = &s->out;
+	s->xe.id = (struct xe_identity){
+		.mac = { 0x52, 0x54, 0x00, 0x00, 0x00, last_mac_byte }, .num_vectors = 4,
+	};
+	xe_dev_init(&s->xe);
+	s->xe.poll_linger_ns = 0;
+	return xe_lb_setup(&s->xe, &s->lb, BUF_LEN, 0);
+}
+
+static void side_fini(struct side *s)
+{
+	xe_dev_fini(&s->xe);
+	fclose(s->xe.log);
+	xe_gm_unmap(&s->xe.mem);
+	free(s->xe.bar2);
+}
+
+/* GID 1 of a side: IPv4-mapped 192.0.2.<n>, or with v6 2001:db8::<n>. */
+static struct xrnic_cmd_set_gid gid1(uint8_t n, bool v6)
+{
+	struct xrnic_cmd_set_gid g = { .port_num = 1, .index = 1, .valid = 1 };
+
+	if (v6) {
+		g.gid[0] = 0x20;
+		g.gid[1] = 0x01;
+		g.gid[2] = 0x0d;
+		g.gid[3] = 0xb8;
+	} else {
+		g.gid[10] = g.gid[11] = 0xff;
+		g.gid[12] = 192;
+		g.gid[14] = 2;
+	}
+	g.gid[15] = n;
+	return g;
+}
+
+/* Point QP qpn of side s at qp peer_qpn of peer through GID 1 of both. */
+static uint8_t connect(struct side *s, uint32_t qpn, struct side *peer, uint32_t peer_qpn,
+		       bool v6)
+{
+	struct xrnic_cmd_set_gid mine = gid1(s->xe.id.mac[5], v6);
+	struct xrnic_cmd_set_gid theirs = gid1(peer->xe.id.mac[5], v6);
+	struct xrnic_qp_attr a = {
+		.qpn = htole32(qpn),
+		.attr_mask = htole32(XRNIC_QP_AV | XRNIC_QP_DEST_QPN),
+		.dest_qpn = htole32(peer_qpn), .sgid_index = 1, .hop_limit = 64,
+	};
+	uint8_t st;
+
+	memcpy(a.dgid, theirs.gid, 16);
+	memcpy(a.dmac, peer->xe.id.mac, 6);
+	st = xe_lb_admin(&s->xe, &s->lb, XRNIC_ADMIN_SET_GID, &mine, NULL);
+	return st ? st : xe_lb_admin(&s->xe, &s->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
+}
+
+FIXTURE(wire) {
+	struct side *a, *b;
+};
+
+FIXTURE_VARIANT(wire) {
+	bool v6;
+};
+
+FIXTURE_VARIANT_ADD(wire, ipv4) { .v6 = false };
+FIXTURE_VARIANT_ADD(wire, ipv6) { .v6 = true };
+
+FIXTURE_SETUP(wire)
+{
+	self->a = calloc(1, sizeof(*self->a));
+	self->b = calloc(1, sizeof(*self->b));
+	ASSERT_NE(NULL, self->a);
+	ASSERT_NE(NULL, self->b);
+	ASSERT_EQ(0, side_init(self->a, 1));
+	ASSERT_EQ(0, side_init(self->b, 2));
+	ASSERT_EQ(0, connect(self->a, self->a->lb.qpn[0], self->b, self->b->lb.qpn[1],
+			     variant->v6));
+	ASSERT_EQ(0, connect(self->b, self->b->lb.qpn[1], self->a, self->a->lb.qpn[0],
+			     variant->v6));
+}
+
+FIXTURE_TEARDOWN(wire)
+{
+	side_fini(self->a);
+	side_fini(self->b);
+	free(self->a);
+	free(self->b);
+}
+
+/* Frames every RoCE v2 check passes; wrong ones end the test. */
+static int deliver(struct side *from, struct side *to)
+{
+	struct xe_roce_frame rf;
+	unsigned int i, n = from->out.n;
+
+	for (i = 0; i < n; i++) {
+		if (xe_frame_parse(from->out.frame[i], from->out.len[i], &rf) != 1)
+			return -1;
+		xe_port_receive(&to->xe, from->out.frame[i], from->out.len[i]);
+	}
+	from->out.n = 0;
+	return n;
+}
+
+/* Run both devices and the wire until nothing moves; -1 on a bad frame. */
+static int run(struct side *a, struct side *b)
+{
+	int moved, n;
+
+	do {
+		xe_doorbell(&a->xe, 1);
+		xe_doorbell(&b->xe, 1);
+		while (xe_dev_poll(&a->xe) == 0 || xe_dev_poll(&b->xe) == 0)
+			;
+		moved = 0;
+		if ((n = deliver(a, b)) < 0 || (moved += n, (n = deliver(b, a)) < 0))
+			return -1;
+		moved += n;
+	} while (moved);
+	return 0;
+}
+
+static void post_send(struct side *s, int q, const struct xrnic_sqe *w)
+{
+	struct xrnic_qp_db *db = (void *)(s->xe.mem.base + XE_LB_QP_DB(q));
+	uint32_t pi = le32toh(db->sq_pi);
+
+	memcpy(s->xe.mem.base + XE_LB_QP(q) + (pi % XE_LB_DEPTH) * XRNIC_SQE_SIZE, w, sizeof(*w));
+	db->sq_pi = htole32(pi + 1);
+}
+
+static void post_recv(struct side *s, int q, uint64_t addr, uint32_t len)
+{
+	struct xrnic_qp_db *db = (void *)(s->xe.mem.base + XE_LB_QP_DB(q));
+	uint32_t pi = le32toh(db->rq_pi);
+	struct xrnic_rqe *r = (void *)(s->xe.mem.base + XE_LB_RQ(q) + (pi % XE_LB_DEPTH) * 128);
+
+	memset(r, 0, sizeof(*r));
+	r->wr_id = htole64(0x77);
+	r->num_sge = 1;
+	r->sge[0] = (struct xrnic_sge){ htole64(addr), htole32(len), htole32(s->lb.key) };
+	db->rq_pi = htole32(pi + 1);
+}
+
+static struct xrnic_cqe *poll_cq(struct side *s)
+{
+	struct xrnic_cqe *e = (void *)(s->xe.mem.base + XE_LB_CQ +
+				       (s->cq_ci % XE_LB_CQ_DEPTH) * XRNIC_CQE_SIZE);
+
+	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(s->cq_ci, XE_LB_CQ_DEPTH))
+		return NULL;
+	s->cq_ci++;
+	((struct xrnic_cq_db *)(s->xe.mem.base + XE_LB_CQ_DB))->ci = htole32(s->cq_ci);
+	return e;
+}
+
+static struct xrnic_sqe sqe(uint8_t opcode, uint64_t addr, uint32_t len, uint32_t key,
+			    uint64_t remote, uint32_t rkey)
+{
+	struct xrnic_sqe w = {
+		.wr_id = htole64(0x55), .opcode = opcode, .flags = XRNIC_SQE_SIGNALED,
+		.num_sge = 1, .remote_addr = htole64(remote), .rkey = htole32(rkey),
+	};
+
+	w.sge[0] = (struct xrnic_sge){ htole64(addr), htole32(len), htole32(key) };
+	return w;
+}
+
+static void fill(uint8_t *p, size_t n, uint8_t seed)
+{
+	while (n--)
+		*p++ = seed++ * 13;
+}
+
+TEST_F(wire, write_and_read_cross_the_wire_as_roce_v2_frames)
+{
+	struct side *a = self->a, *b = self->b;
+	uint8_t *abuf = a->xe.mem.base + BUF, *bbuf = b->xe.mem.base + BUF;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	fill(abuf, 10000, 1);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 10000, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(0, memcmp(abuf, bbuf + 20000, 10000));
+	/* 3 packets of a 4096-byte MTU went out, and the ACK came back. */
+	EXPECT_EQ(3, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	EXPECT_EQ(3, b->xe.counters[XRNIC_CNT_RX_PACKETS]);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RX_PACKETS]);
+
+	fill(bbuf + 40000, 7000, 9);
+	w = sqe(XRNIC_WR_RDMA_READ, BUF + 30000, 7000, a->lb.key, BUF + 40000, b->lb.key);
+	post_send(a, 0, &w);
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(0, memcmp(abuf + 30000, bbuf + 40000, 7000));
+}
+
+TEST_F(wire, send_with_immediate_lands_in_the_peers_receive_queue)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	fill(a->xe.mem.base + BUF, 5000, 3);
+	post_recv(b, 1, BUF + 8192, 6000);
+	w = sqe(XRNIC_WR_SEND_WITH_IMM, BUF, 5000, a->lb.key, 0, 0);
+	w.imm_data_be = htobe32(0xabcd);
+	post_send(a, 0, &w);
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(b));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(XRNIC_WC_RECV, c->opcode);
+	EXPECT_EQ(5000, le32toh(c->byte_len));
+	EXPECT_EQ(a->lb.qpn[0], le32toh(c->src_qp));
+	EXPECT_EQ(htobe32(0xabcd), c->imm_data_be);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 8192, 5000));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+}
+
+TEST_F(wire, a_corrupted_frame_fails_the_icrc_and_is_dropped_and_counted)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+
+	fill(a->xe.mem.base + BUF, 100, 5);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 100, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	ASSERT_EQ(1, a->out.n);
+	a->out.frame[0][a->out.len[0] - 10] ^= 0x40;	/* a payload bit */
+	EXPECT_EQ(-2, xe_frame_parse(a->out.frame[0], a->out.len[0],
+				     &(struct xe_roce_frame){ }));
+	xe_port_receive(&b->xe, a->out.frame[0], a->out.len[0]);
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RX_ICRC_ERRORS]);
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RX_DROPPED]);
+	EXPECT_TRUE(xe_all_zero(b->xe.mem.base + BUF + 20000, 100));
+}
+
+TEST_F(wire, frames_for_another_mac_or_gid_are_not_taken)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	uint8_t f[4400];
+	size_t n;
+
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 100, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	ASSERT_EQ(1, a->out.n);
+	n = a->out.len[0];
+	memcpy(f, a->out.frame[0], n);
+	f[5] = 9;				/* another port's MAC: ignored */
+	xe_port_receive(&b->xe, f, n);
+	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_RX_PACKETS]);
+	/* Device A does not own B's GID: its own frame is dropped there. */
+	memcpy(f, a->out.frame[0], n);
+	memcpy(f, a->xe.id.mac, 6);
+	xe_port_receive(&a->xe, f, n);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RX_DROPPED]);
+	/* An ordinary frame goes to the Ethernet function, not the transport. */
+	memcpy(f, a->out.frame[0], n);
+	f[12] = 0x08;
+	f[13] = 0x06;				/* ARP */
+	xe_port_receive(&b->xe, f, 60);
+	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_RX_PACKETS]);
+}
+
+TEST_F(wire, a_lost_ack_is_sent_again_when_the_message_comes_again)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_qp_attr t = {
+		.qpn = htole32(a->lb.qpn[0]),
+		.attr_mask = htole32(XRNIC_QP_TIMEOUT | XRNIC_QP_RETRY_CNT),
+		.timeout = 14, .retry_cnt = 3,	/* 67 ms, 3 retries */
+	};
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	ASSERT_EQ(0, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL));
+	fill(a->xe.mem.base + BUF, 6000, 7);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 6000, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	ASSERT_EQ(2, deliver(a, b));
+	while (xe_dev_poll(&b->xe) == 0)
+		;
+	ASSERT_EQ(1, b->out.n);
+	b->out.n = 0;				/* the ACK is lost */
+	EXPECT_EQ(NULL, poll_cq(a));
+	usleep(150000);				/* past the ACK timeout */
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 6000));
+	EXPECT_EQ(NULL, poll_cq(b));		/* executed once: no second completion */
+}
+
+TEST_F(wire, lost_read_responses_are_read_again)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_qp_attr t = {
+		.qpn = htole32(a->lb.qpn[0]),
+		.attr_mask = htole32(XRNIC_QP_TIMEOUT | XRNIC_QP_RETRY_CNT),
+		.timeout = 14, .retry_cnt = 3,		/* 67 ms, 3 retries */
+	};
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	ASSERT_EQ(0, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL));
+	fill(b->xe.mem.base + BUF + 40000, 6000, 11);
+	w = sqe(XRNIC_WR_RDMA_READ, BUF, 6000, a->lb.key, BUF + 40000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	ASSERT_EQ(1, deliver(a, b));
+	while (xe_dev_poll(&b->xe) == 0)
+		;
+	ASSERT_EQ(2, b->out.n);
+	b->out.n = 0;				/* both responses are lost */
+	usleep(150000);				/* past the ACK timeout */
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 40000, 6000));
+}
+
+TEST_HARNESS_MAIN
