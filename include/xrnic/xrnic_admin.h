@@ -330,6 +330,11 @@ enum xrnic_counter {
 	XRNIC_CNT_ETH_RX_TOO_LONG,	/* longer than the RX buffer */
 	XRNIC_CNT_ETH_RX_NO_BUFFER,	/* the RX ring had no buffer */
 	XRNIC_CNT_ETH_RX_BAD_DESC,	/* RX descriptor: length or address */
+	/* Faults the device model injects into the RoCE frames it sends. */
+	XRNIC_CNT_INJECTED_DROPS,
+	XRNIC_CNT_INJECTED_DUPS,
+	XRNIC_CNT_INJECTED_REORDERS,
+	XRNIC_CNT_INJECTED_CORRUPTS,
 	XRNIC_NUM_COUNTERS,
 };
 

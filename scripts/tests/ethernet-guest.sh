@@ -8,7 +8,8 @@
 # (which counts them), and TCP both ways with iperf3 to guest 2 and to
 # guest 3, whose iperf3 servers take one client each; and RoCE paths to
 # guest 3 (the roce_path kselftest).  Guest 2 checks that its RoCE GID
-# table follows its addresses.  KTAP.
+# table follows its addresses, and that a full RX ring (the guest frozen by
+# the host while guest 3 floods it) drops, counts and recovers.  KTAP.
 n=0
 rc=0
 say() { n=$((n + 1)); echo "$1 $n ethernet.$2"; [ "$1" = ok ] || rc=1; }
@@ -42,7 +43,7 @@ ip link set "$nic" mtu $mtu up && ip addr add "$XRDMA_IP/24" dev "$nic" || exit 
 echo "TAP version 13"
 case $XRDMA_VM_INDEX in
 1) echo "1..23" ;;
-2) echo "1..16" ;;
+2) echo "1..18" ;;
 *) echo "1..5" ;;
 esac
 check "driver_is_$([ $xrnic = 1 ] && echo xrnic || echo virtio_net)" \
@@ -85,10 +86,36 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	check ibv_query_gid_answers_through_the_provider \
 		sh -c "ibv_devinfo -v -d xrnic0 | grep -q '::ffff:$XRDMA_IP.*RoCE v2'"
 	check rdma_link_shows_the_netdev sh -c "rdma link show xrnic0/1 | grep -q 'netdev $nic'"
+
+	# A full RX ring: guest 3 floods us while the host freezes this guest
+	# (its device keeps receiving); the device drops and counts, and once
+	# the guest runs again the interface works.
+	# The request: a TCP connection to guest 3's port 5000 (bash's /dev/tcp).
+	retry 60 sh -c 'exec 4<>/dev/tcp/192.0.2.3/5000' 2>/dev/null
+	sleep 1
+	echo "XRDMA-HOST: freeze"
+	sleep 5
+	echo "# eth_rx_no_buffer: $(counter eth_rx_no_buffer)"
+	check a_full_rx_ring_drops_and_counts test "$(counter eth_rx_no_buffer)" -gt 0
+	check a_full_rx_ring_recovers retry 30 quiet ping -c 1 -W 1 xrdma-vm1
 fi
+
+# flood ADDR: UDP as fast as it goes to ADDR's discard port (/bin/sh is
+# bash: its /dev/udp), until killed.
+flood() {
+	exec 3>"/dev/udp/$1/9" || return
+	while :; do printf '%1400s' x >&3; done 2>/dev/null
+}
 
 if [ "$XRDMA_VM_INDEX" != 1 ]; then
 	check pinged_by_every_other_guest retry 120 pinged
+	if [ "$XRDMA_VM_INDEX" = 3 ]; then
+		# Guest 2 asks for 8 s of traffic while it is frozen.
+		timeout 120 nc -l -p 5000 >/dev/null
+		flood 192.0.2.2 &
+		sleep 8
+		kill $!
+	fi
 	timeout 300 iperf3 -s -1 >/tmp/iperf3.log 2>&1
 	check tcp_served_one_client test $? = 0
 	sed 's/^/# /' /tmp/iperf3.log | grep -E "sender|receiver"
@@ -115,16 +142,12 @@ check ethtool_names_the_driver sh -c "ethtool -i $nic | grep -q '^driver: xrnic'
 check ethtool_reports_link_and_speed \
 	sh -c "ethtool $nic | grep -q 'Link detected: yes' && ethtool $nic | grep -q 'Speed: 10000Mb/s'"
 check ethtool_counts_frames test "$(counter eth_tx_frames)" -gt 0
-# Traffic while the driver goes: UDP as fast as it goes to an address with
-# a static neighbour entry that no guest has (no answer can stop it), then
-# back with a new net_device.
+# Traffic while the driver goes: UDP to an address with a static neighbour
+# entry that no guest has (no answer can stop it), then back with a new
+# net_device.
 nic_back() { [ -e "/sys/class/net/$nic" ]; }
-# (/bin/sh is bash: its /dev/udp.)
-flood() {
-	arp -s 192.0.2.200 52:54:00:00:00:c8 && exec 3>/dev/udp/192.0.2.200/9 || return
-	while :; do printf '%1400s' x >&3; done
-}
-flood 2>/dev/null &
+arp -s 192.0.2.200 52:54:00:00:00:c8
+flood 192.0.2.200 &
 traffic=$!
 sleep 2
 check unload_with_traffic_running modprobe -r xrnic
@@ -147,7 +170,7 @@ for j in 2 3; do
 done
 
 # Last: the device dies with traffic running; the driver stays clean.
-flood 2>/dev/null &
+flood 192.0.2.200 &
 traffic=$!
 sleep 1
 echo "XRDMA-HOST: kill-device"

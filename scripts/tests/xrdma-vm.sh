@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..19"
+echo "1..22"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -42,6 +42,9 @@ expect_usage_error "--debug-kernel takes no argument" -- \
 expect_usage_error "--virtio-net: 'x'" -- run --virtio-net x /etc/hostname
 expect_usage_error "--virtio-net: there is no guest 3" -- \
 	run --vms 2 --virtio-net 3 /etc/hostname
+expect_usage_error "--faults: 'drop=101'" -- run --faults drop=101 /etc/hostname
+expect_usage_error "--faults: 'lose=5'" -- run --faults lose=5 /etc/hostname
+expect_usage_error "--faults: 'seed=x'" -- run --faults seed=x /etc/hostname
 
 # A guest whose console shows what the debug kernel reports fails the run,
 # even though its script succeeds.

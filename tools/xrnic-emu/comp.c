@@ -67,8 +67,15 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt
 	case 0:		/* ACK */
 		if (r->wqe.opcode == XRNIC_WR_RDMA_READ || xe_wr_is_atomic(r->wqe.opcode))
 			return false;
-		if (rel == r->npsn - 1)
+		if (rel == r->npsn - 1) {
 			xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, r->local.len);
+		} else if (rel + 1 > r->acked) {
+			/* Progress within the message: retries start over, the timer too. */
+			r->acked = rel + 1;
+			r->retry_left = qp->attr.retry_cnt;
+			if (r->timer == XE_TIMER_ACK)
+				xe_req_wait_answer(qp);
+		}
 		return true;
 	case XE_AETH_RNR_NAK:
 		if (!xe_req_rnr_retry(qp, p->psn, code))

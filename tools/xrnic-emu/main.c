@@ -38,6 +38,7 @@ static const struct option xe_options[] = {
 	{ "fw-version",	required_argument, NULL, 'f' },
 	{ "log",	required_argument, NULL, 'l' },
 	{ "tap",	required_argument, NULL, 't' },
+	{ "faults",	required_argument, NULL, 'F' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ }
 };
@@ -58,6 +59,9 @@ static void xe_usage(FILE *f)
 		"  --log FILE             log to FILE, truncated first (default stderr)\n"
 		"  --tap NAME             the port's wire: an existing tap device (default:\n"
 		"                         none, frames sent go nowhere)\n"
+		"  --faults SPEC          inject faults into the RoCE frames sent:\n"
+		"                         drop=P,dup=P,reorder=P,corrupt=P (percent, 0..100)\n"
+		"                         and seed=N, any of them (default: none)\n"
 		"  --help                 show this help\n"
 		"\n"
 		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
@@ -185,6 +189,7 @@ struct xe_args {
 	const char *guest_ram;
 	const char *log;
 	const char *tap;
+	struct xe_faults faults;
 	bool have_guid;
 };
 
@@ -218,6 +223,11 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 			break;
 		case 'l':
 			a->log = optarg;
+			break;
+		case 'F':
+			if (xe_faults_parse(&a->faults, optarg))
+				xe_bad_option("faults", optarg,
+					      "expected drop=P,dup=P,reorder=P,corrupt=P,seed=N with P in 0..100");
 			break;
 		case 't':
 			if (!*optarg || strlen(optarg) >= IFNAMSIZ)
@@ -402,6 +412,11 @@ int main(int argc, char **argv)
 	xe_log(&xe, "listening on %s", args.socket);
 	if (args.tap)
 		xe_log(&xe, "port wired to tap %s", args.tap);
+	xe.faults = args.faults;
+	if (xe.faults.active)
+		xe_log(&xe, "injecting faults into RoCE frames: drop %g%%, dup %g%%, reorder %g%%, "
+		       "corrupt %g%%", xe.faults.drop, xe.faults.dup, xe.faults.reorder,
+		       xe.faults.corrupt);
 	ret = xe_run(&xe, &iv, sfd, tap_fd);
 out:
 	xe_dev_fini(&xe);

@@ -107,8 +107,7 @@ bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
 	return true;
 }
 
-/* Start the ACK timer: the packets are out, the answer is not in. */
-static void xe_req_wait_answer(struct xe_qp *qp)
+void xe_req_wait_answer(struct xe_qp *qp)
 {
 	qp->req.timer = XE_TIMER_ACK;
 	qp->req.wait_until = xe_now_ns() + xe_ack_timeout_ns(qp->attr.timeout);
@@ -170,7 +169,8 @@ static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp, bool again)
 			break;
 		default:
 			p.opcode = xe_req_opcode(w->opcode, i, r->npsn);
-			p.ackreq = i == r->npsn - 1;
+			/* The last packet asks an ACK, and every XE_ACK_EVERY-th on the way. */
+			p.ackreq = i == r->npsn - 1 || (i + 1) % XE_ACK_EVERY == 0;
 			p.se = p.ackreq && (w->flags & XRNIC_SQE_SOLICITED);
 			p.va = le64toh(w->remote_addr);
 			p.rkey = le32toh(w->rkey);
@@ -215,6 +215,7 @@ static bool xe_req_start(struct xe_dev *xe, struct xe_qp *qp)
 	r->rnr_left = qp->attr.rnr_retry;
 	r->retry_left = qp->attr.retry_cnt;
 	r->retry_psn = r->first_psn;
+	r->acked = 0;
 	qp->attr.sq_psn = (r->first_psn + r->npsn) & XE_PSN_MASK;
 	return true;
 }
@@ -244,7 +245,8 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 				return true;
 			}
 			r->retry_left--;
-			r->next_psn = r->first_psn;
+			/* From the first packet not ACKed (a READ asks for it all again). */
+			r->next_psn = (r->first_psn + r->acked) & XE_PSN_MASK;
 		}
 		xe_req_send(xe, qp, true);
 		return true;

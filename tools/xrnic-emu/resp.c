@@ -298,10 +298,23 @@ static enum xe_verdict xe_exec_atomic(struct xe_dev *xe, struct xe_qp *qp, const
 	}
 	qp->resp.msn++;
 	qp->attr.rq_psn = (p->psn + 1) & XE_PSN_MASK;
+	qp->resp.atomic_done = true;
+	qp->resp.atomic_psn = p->psn;
+	qp->resp.atomic_orig = orig;
 	a = (struct xe_pkt){ .opcode = XE_OP_ATOMIC_ACK, .psn = p->psn,
 			     .syndrome = XE_AETH_ACK, .orig = orig };
 	xe_resp_answer(xe, qp, &a, NULL, 0);
 	return XE_V_ANSWERED;
+}
+
+/* A duplicate atomic: the ATOMIC ACK again, from the replay cache, if it is the last one. */
+static void xe_atomic_replay(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt *p)
+{
+	struct xe_pkt a = { .opcode = XE_OP_ATOMIC_ACK, .psn = p->psn, .syndrome = XE_AETH_ACK,
+			    .orig = qp->resp.atomic_orig };
+
+	if (qp->resp.atomic_done && p->psn == qp->resp.atomic_psn)
+		xe_resp_answer(xe, qp, &a, NULL, 0);
 }
 
 static enum xe_verdict xe_resp_execute(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
@@ -338,10 +351,12 @@ void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 	switch (v) {
 	case XE_V_DONE:
 		qp->attr.rq_psn = (p->psn + 1) & XE_PSN_MASK;
+		qp->resp.nak_sent = false;
 		if (p->ackreq)
 			xe_resp_ack(xe, qp, p->psn, XE_AETH_ACK);
 		return;
 	case XE_V_ANSWERED:
+		qp->resp.nak_sent = false;
 		return;
 	case XE_V_DUPLICATE:
 		xe->counters[XRNIC_CNT_RX_DUPLICATES]++;
@@ -349,13 +364,14 @@ void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 		/*
 		 * Our answer was lost and the requester sent the message
 		 * again: ACK the last PSN received once more (IBTA C9-105),
-		 * or read again.  A duplicate atomic is not answered yet (it
-		 * needs the result it had: a replay cache).
+		 * read again, or answer an atomic with the value it had.
 		 */
 		if ((p->mask & (XE_PKT_SEND | XE_PKT_WRITE)) && p->ackreq)
 			xe_resp_ack(xe, qp, (qp->attr.rq_psn - 1) & XE_PSN_MASK, XE_AETH_ACK);
 		else if ((p->mask & XE_PKT_READ) && xe_check_qp_access(qp, p) == XE_V_DONE)
 			xe_read_respond(xe, qp, p, true);
+		else if (p->mask & XE_PKT_ATOMIC)
+			xe_atomic_replay(xe, qp, p);
 		return;
 	case XE_V_DROP:
 		xe->counters[XRNIC_CNT_RX_DROPPED]++;
@@ -365,6 +381,14 @@ void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 		xe_resp_ack(xe, qp, p->psn, XE_AETH_RNR_NAK | qp->attr.min_rnr_timer);
 		return;
 	case XE_V_NAK_SEQ:
+		/*
+		 * One NAK per gap, as rxe: every packet after a lost one is
+		 * ahead, and a NAK for each would spend the requester's
+		 * retries on one loss.  A lost resend waits for its timeout.
+		 */
+		if (qp->resp.nak_sent)
+			return;
+		qp->resp.nak_sent = true;
 		xe->counters[XRNIC_CNT_SEQ_NAKS_SENT]++;
 		xe_resp_ack(xe, qp, qp->attr.rq_psn, XE_AETH_NAK | XE_NAK_PSN_SEQ);
 		return;

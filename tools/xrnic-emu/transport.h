@@ -69,5 +69,7 @@ void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp);
  */
 bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code);
 bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn);
+/* Start the ACK timer (again): the packets are out, the answer is not in. */
+void xe_req_wait_answer(struct xe_qp *qp);
 
 #endif /* XE_TRANSPORT_H */

@@ -59,8 +59,7 @@ static void xe_wire_out(struct xe_dev *xe, const struct xe_qp *qp, const uint8_t
 		xe->counters[XRNIC_CNT_ETH_TX_LINK_DOWN]++;
 		return;
 	}
-	if (xe->eth_xmit)
-		xe->eth_xmit(xe, frame, outer + len + XE_ICRC_LEN);
+	xe_fault_xmit(xe, frame, outer + len + XE_ICRC_LEN);
 }
 
 void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,

@@ -162,6 +162,13 @@ struct xe_qp_attrs {
 	uint8_t sgid[16];		/* the GID sgid_index named (SET_GID) */
 };
 
+/*
+ * A long SEND or WRITE asks an ACK every XE_ACK_EVERY packets, so that
+ * the requester knows how far the responder got: a timeout then resends
+ * from there, and the progress gives the message its retries again.
+ */
+#define XE_ACK_EVERY		32
+
 /* What wait_until of struct xe_qp_req waits for. */
 enum xe_timer {
 	XE_TIMER_NONE,
@@ -187,6 +194,7 @@ struct xe_qp_req {
 	int64_t wait_until;		/* CLOCK_MONOTONIC ns the timer expires */
 	uint8_t rnr_left, retry_left;	/* retries left for this message */
 	uint32_t retry_psn;		/* where the last sequence-NAK retry began */
+	uint32_t acked;			/* SEND, WRITE: packets the responder ACKed */
 };
 
 /* Responder (resp.c): the message being received. */
@@ -199,6 +207,15 @@ struct xe_qp_resp {
 	struct xe_piece range;		/* WRITE: the RETH's range */
 	uint32_t dma_len;		/* WRITE: the RETH's length */
 	uint32_t msn;			/* messages completed, for the AETH */
+	bool nak_sent;			/* a sequence NAK went out since the last in-order packet */
+	/*
+	 * The last atomic executed, to answer it again if it comes again
+	 * (its ATOMIC ACK was lost) without executing it twice.  The
+	 * requester has one message in flight: only the last can come again.
+	 */
+	bool atomic_done;
+	uint32_t atomic_psn;
+	uint64_t atomic_orig;
 };
 
 struct xe_qp {
@@ -219,6 +236,18 @@ struct xe_qp {
 	uint32_t sq_ci, rq_ci;		/* free-running consumer indexes */
 	struct xe_qp_req req;
 	struct xe_qp_resp resp;
+};
+
+/*
+ * Faults injected into the RoCE frames the port sends (fault.c), each in
+ * percent; a physical property of the wire, which a reset leaves alone.
+ */
+struct xe_faults {
+	bool active;
+	double drop, dup, reorder, corrupt;
+	uint64_t state;			/* the generator's, from the seed */
+	uint8_t held[4400];		/* a frame held back (reordered); a 4096 MTU's fits */
+	size_t held_len;
 };
 
 /* An entry of the port's GID table (SET_GID). */
@@ -260,8 +289,9 @@ struct xe_dev {
 	/* How long to poll after the last progress; xe_dev_init() sets the default. */
 	int64_t poll_linger_ns;
 
-	/* The physical link of the port; a reset does not change it. */
+	/* The physical link of the port and its faults; a reset changes neither. */
 	bool link_down;
+	struct xe_faults faults;
 
 	/* Device-private state; RO registers are written from it. */
 	uint32_t sts;			/* XRNIC_DEV_STS_* */
@@ -402,6 +432,11 @@ void xe_cq_post(struct xe_dev *xe, uint32_t cqn, struct xrnic_cqe *cqe);
 xe_cmd_fn xe_cmd_create_eq, xe_cmd_destroy_eq;
 void xe_eq_post(struct xe_dev *xe, uint16_t vector, uint32_t cqn);
 void xe_eq_drop_all(struct xe_dev *xe);
+
+/* fault.c: parse "drop=P,dup=P,reorder=P,corrupt=P,seed=N"; 0 or -EINVAL. */
+int xe_faults_parse(struct xe_faults *f, const char *spec);
+/* Put a RoCE frame on the wire through the faults (it may be changed). */
+void xe_fault_xmit(struct xe_dev *xe, uint8_t *frame, size_t len);
 
 /* wire.c: a frame from the port's wire: to the transport or the Ethernet function. */
 void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len);

@@ -492,6 +492,9 @@ TEST_F(emu, bad_option_values_exit_2_naming_the_option)
 		{ "--guest-ram", "/nonexistent/ram" },
 		{ "--tap", "" }, { "--tap", "sixteen-chars-xx" },
 		{ "--tap", "xrdma-no-such" },
+		{ "--faults", "" }, { "--faults", "drop=101" }, { "--faults", "drop=-1" },
+		{ "--faults", "drop=5,bogus=1" }, { "--faults", "drop" }, { "--faults", "seed=-1" },
+		{ "--faults", "corrupt=0.5x" },
 	};
 	size_t i;
 	pid_t pid;
@@ -515,7 +518,7 @@ TEST_F(emu, help_lists_every_option)
 {
 	static const char *const opts[] = {
 		"--socket", "--guest-ram", "--vectors", "--guid", "--mac", "--fw-version",
-		"--log", "--tap", "--help",
+		"--log", "--tap", "--faults", "--help",
 	};
 	const char *args[] = { "--help", NULL };
 	size_t i;

@@ -510,6 +510,10 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_ETH_RX_TOO_LONG] = "eth_rx_too_long",
 	[XRNIC_CNT_ETH_RX_NO_BUFFER] = "eth_rx_no_buffer",
 	[XRNIC_CNT_ETH_RX_BAD_DESC] = "eth_rx_bad_desc",
+	[XRNIC_CNT_INJECTED_DROPS] = "injected_drops",
+	[XRNIC_CNT_INJECTED_DUPS] = "injected_dups",
+	[XRNIC_CNT_INJECTED_REORDERS] = "injected_reorders",
+	[XRNIC_CNT_INJECTED_CORRUPTS] = "injected_corrupts",
 };
 
 static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,
