@@ -328,31 +328,52 @@ TEST_F(wire, frames_for_another_mac_or_gid_are_not_taken)
 	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_RX_PACKETS]);
 }
 
-TEST_F(wire, a_lost_ack_is_sent_again_when_the_message_comes_again)
+/* Give QP 0 of side a an ACK timeout of 67 ms and 3 retries. */
+static uint8_t slow_timeout(struct side *a)
 {
-	struct side *a = self->a, *b = self->b;
 	struct xrnic_qp_attr t = {
 		.qpn = htole32(a->lb.qpn[0]),
 		.attr_mask = htole32(XRNIC_QP_TIMEOUT | XRNIC_QP_RETRY_CNT),
-		.timeout = 14, .retry_cnt = 3,	/* 67 ms, 3 retries */
+		.timeout = 14, .retry_cnt = 3,
 	};
-	struct xrnic_sqe w;
-	struct xrnic_cqe *c;
 
-	ASSERT_EQ(0, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL));
-	fill(a->xe.mem.base + BUF, 6000, 7);
-	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 6000, a->lb.key, BUF + 20000, b->lb.key);
-	post_send(a, 0, &w);
+	return xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL);
+}
+
+/*
+ * Run a's posted WQE: its sent frames reach b, b's answers are lost, and
+ * the time passes a's ACK timeout.  Returns the answers lost, or -1 when
+ * a did not send `sent` frames.
+ */
+static int lose_the_answers(struct side *a, struct side *b, int sent)
+{
+	int lost;
+
 	xe_doorbell(&a->xe, 1);
 	while (xe_dev_poll(&a->xe) == 0)
 		;
-	ASSERT_EQ(2, deliver(a, b));
+	if (deliver(a, b) != sent)
+		return -1;
 	while (xe_dev_poll(&b->xe) == 0)
 		;
-	ASSERT_EQ(1, b->out.n);
-	b->out.n = 0;				/* the ACK is lost */
+	lost = b->out.n;
+	b->out.n = 0;
+	usleep(150000);
+	return lost;
+}
+
+TEST_F(wire, a_lost_ack_is_sent_again_when_the_message_comes_again)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	ASSERT_EQ(0, slow_timeout(a));
+	fill(a->xe.mem.base + BUF, 6000, 7);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 6000, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	ASSERT_EQ(1, lose_the_answers(a, b, 2));	/* the ACK */
 	EXPECT_EQ(NULL, poll_cq(a));
-	usleep(150000);				/* past the ACK timeout */
 	ASSERT_EQ(0, run(a, b));
 	ASSERT_NE(NULL, c = poll_cq(a));
 	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
@@ -365,27 +386,14 @@ TEST_F(wire, a_lost_ack_is_sent_again_when_the_message_comes_again)
 TEST_F(wire, lost_read_responses_are_read_again)
 {
 	struct side *a = self->a, *b = self->b;
-	struct xrnic_qp_attr t = {
-		.qpn = htole32(a->lb.qpn[0]),
-		.attr_mask = htole32(XRNIC_QP_TIMEOUT | XRNIC_QP_RETRY_CNT),
-		.timeout = 14, .retry_cnt = 3,		/* 67 ms, 3 retries */
-	};
 	struct xrnic_sqe w;
 	struct xrnic_cqe *c;
 
-	ASSERT_EQ(0, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL));
+	ASSERT_EQ(0, slow_timeout(a));
 	fill(b->xe.mem.base + BUF + 40000, 6000, 11);
 	w = sqe(XRNIC_WR_RDMA_READ, BUF, 6000, a->lb.key, BUF + 40000, b->lb.key);
 	post_send(a, 0, &w);
-	xe_doorbell(&a->xe, 1);
-	while (xe_dev_poll(&a->xe) == 0)
-		;
-	ASSERT_EQ(1, deliver(a, b));
-	while (xe_dev_poll(&b->xe) == 0)
-		;
-	ASSERT_EQ(2, b->out.n);
-	b->out.n = 0;				/* both responses are lost */
-	usleep(150000);				/* past the ACK timeout */
+	ASSERT_EQ(2, lose_the_answers(a, b, 1));	/* both responses */
 	ASSERT_EQ(0, run(a, b));
 	ASSERT_NE(NULL, c = poll_cq(a));
 	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
@@ -396,11 +404,6 @@ TEST_F(wire, lost_read_responses_are_read_again)
 TEST_F(wire, a_lost_atomic_ack_is_replayed_and_the_atomic_runs_once)
 {
 	struct side *a = self->a, *b = self->b;
-	struct xrnic_qp_attr t = {
-		.qpn = htole32(a->lb.qpn[0]),
-		.attr_mask = htole32(XRNIC_QP_TIMEOUT | XRNIC_QP_RETRY_CNT),
-		.timeout = 14, .retry_cnt = 3,		/* 67 ms, 3 retries */
-	};
 	uint64_t *word = (uint64_t *)(b->xe.mem.base + BUF + 48000);
 	uint64_t *got = (uint64_t *)(a->xe.mem.base + BUF);
 	struct xrnic_sqe w = {
@@ -410,20 +413,12 @@ TEST_F(wire, a_lost_atomic_ack_is_replayed_and_the_atomic_runs_once)
 	};
 	struct xrnic_cqe *c;
 
-	ASSERT_EQ(0, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL));
+	ASSERT_EQ(0, slow_timeout(a));
 	*word = 1000;
 	w.atomic.compare_add = htole64(5);
 	w.atomic.sge = (struct xrnic_sge){ htole64(BUF), htole32(8), htole32(a->lb.key) };
 	post_send(a, 0, &w);
-	xe_doorbell(&a->xe, 1);
-	while (xe_dev_poll(&a->xe) == 0)
-		;
-	ASSERT_EQ(1, deliver(a, b));
-	while (xe_dev_poll(&b->xe) == 0)
-		;
-	ASSERT_EQ(1, b->out.n);
-	b->out.n = 0;				/* the ATOMIC ACK is lost */
-	usleep(150000);				/* past the ACK timeout */
+	ASSERT_EQ(1, lose_the_answers(a, b, 1));	/* the ATOMIC ACK */
 	ASSERT_EQ(0, run(a, b));
 	ASSERT_NE(NULL, c = poll_cq(a));
 	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
