@@ -70,8 +70,14 @@ layer device-model make -s -C tools/xrnic-emu check
 layer ethernet scripts/xrdma-vm run --vms 3 --virtio-net 3 \
 	--add tools/testing/selftests/xrdma/build:/selftests scripts/tests/ethernet-guest.sh
 # RDMA between two XRNIC guests over RoCE v2 on the segment: Debian's
-# ibv_rc_pingpong (data checked, IPv4 and IPv6 GIDs, 1 MiB) and perftest.
-layer roce scripts/xrdma-vm run --vms 2 scripts/tests/roce-guest.sh
+# ibv_rc_pingpong (data checked, IPv4 and IPv6 GIDs, 1 MiB), perftest and
+# verbs_peer (every opcode, data checked, 16 MiB, 16 QPs).
+pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh
+	--add tools/testing/selftests/xrdma/build:/selftests)
+layer roce scripts/xrdma-vm run --vms 2 "${pair[@]}" scripts/tests/roce-guest.sh
+# The same programs between an XRNIC guest and Linux's rdma_rxe (Debian's
+# kernel and rxe provider) on a virtio-net guest, both ways.
+layer interop scripts/xrdma-vm run --vms 2 --rxe 2 "${pair[@]}" scripts/tests/interop-guest.sh
 kver=$(scripts/kernel-version.sh)
 # SLUB debugging turns a use-after-free or overflow in our slabs into a
 # "BUG" on the console, which fails the run.

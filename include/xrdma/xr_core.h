@@ -42,6 +42,8 @@ struct xr_uverbs_dev;
  * @max_cqe: entries per completion queue
  * @max_mr: memory regions
  * @max_pd: protection domains
+ * @max_qp_rd_atom: READs and atomics outstanding per QP, as requester and
+ *	as responder (max_rd_atomic, max_dest_rd_atomic), at most 255
  */
 struct xr_device_attr {
 	u64 max_mr_size;
@@ -56,6 +58,7 @@ struct xr_device_attr {
 	u32 max_cqe;
 	u32 max_mr;
 	u32 max_pd;
+	u32 max_qp_rd_atom;
 };
 
 /**

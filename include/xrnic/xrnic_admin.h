@@ -390,7 +390,8 @@ struct xrnic_aq_entry {
 struct xrnic_resp_query_device {
 	__le32	max_qp;
 	__le32	max_qp_wr;
-	__le32	max_sge;
+	__le16	max_sge;
+	__le16	max_qp_rd_atom;	/* READs and atomics outstanding per QP, each way */
 	__le32	max_cq;
 	__le32	max_cqe;
 	__le32	max_mr;

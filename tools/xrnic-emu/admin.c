@@ -17,7 +17,7 @@ static uint8_t xe_query_device(struct xe_dev *xe, const struct xrnic_aq_entry *c
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "parameters given");
 	r->max_qp = htole32(XE_MAX_QP);
 	r->max_qp_wr = htole32(XE_MAX_QP_WR);
-	r->max_sge = htole32(XRNIC_MAX_SGE);
+	r->max_sge = htole16(XRNIC_MAX_SGE);
 	r->max_cq = htole32(XE_MAX_CQ);
 	r->max_cqe = htole32(XE_MAX_CQE);
 	r->max_mr = htole32(XE_MAX_MR);
@@ -27,6 +27,7 @@ static uint8_t xe_query_device(struct xe_dev *xe, const struct xrnic_aq_entry *c
 	r->hw_ver = htole32(XE_HW_VER);
 	r->max_mr_size = htole64(XE_MAX_MR_SIZE);
 	r->page_size_cap = htole64(XE_PAGE_SIZE_CAP);
+	r->max_qp_rd_atom = htole32(XE_MAX_RD_ATOMIC);
 	return XRNIC_STATUS_OK;
 }
 

@@ -107,8 +107,23 @@ static bool xe_comp_read(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx
 	bool last = rel == r->npsn - 1;
 	uint64_t off = (uint64_t)rel * mtu;
 
-	if (r->wqe.opcode != XRNIC_WR_RDMA_READ || p->psn != r->resp_psn ||
-	    !(p->mask & XE_PKT_FIRST) != (rel != 0) || !(p->mask & XE_PKT_LAST) != !last ||
+	if (r->wqe.opcode != XRNIC_WR_RDMA_READ)
+		return false;
+	/*
+	 * A response past the one expected: some were lost.  Ask for the rest
+	 * at once, once per gap, rather than wait for the timeout; this one
+	 * is dropped.
+	 */
+	if (xe_psn_before(r->resp_psn, p->psn)) {
+		if (!r->read_gap && !xe_req_seq_retry(qp, r->resp_psn))
+			xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
+		r->read_gap = true;
+		return false;
+	}
+	/* FIRST opens the answer to the last request; a MIDDLE at the same PSN
+	 * is from an earlier request's answer, and as good. */
+	if (p->psn != r->resp_psn || ((p->mask & XE_PKT_FIRST) && rel != r->read_start) ||
+	    (!(p->mask & XE_PKT_FIRST) && rel == 0) || !(p->mask & XE_PKT_LAST) != !last ||
 	    p->payload_len != (last ? r->local.len - off : mtu))
 		return false;
 	if (xe_buf_copy(xe, &r->local, off, rx->payload, rx->payload_off, p->payload_len)) {
@@ -117,8 +132,16 @@ static bool xe_comp_read(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx
 		return true;
 	}
 	r->resp_psn = (r->resp_psn + 1) & XE_PSN_MASK;
-	if (last)
+	r->read_gap = false;
+	if (last) {
 		xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, r->local.len);
+		return true;
+	}
+	/* Progress: retries start over, the timer too. */
+	r->acked = rel + 1;
+	r->retry_left = qp->attr.retry_cnt;
+	if (r->timer == XE_TIMER_ACK)
+		xe_req_wait_answer(qp);
 	return true;
 }
 

@@ -6,7 +6,8 @@
  * ONLY), one PSN each; a READ as one request that takes a PSN for each
  * response packet it asks for; an atomic as one request.  The completer
  * (comp.c) completes the WQE from the answers; the requester resends from
- * a PSN when the completer asks for it (an RNR NAK, a sequence NAK) and
+ * a PSN when the completer asks for it (an RNR NAK, a sequence NAK, READ
+ * responses missing: a READ asks again for the part not in) and
  * when no answer came within the QP's timeout, within rnr_retry and
  * retry_cnt.
  */
@@ -149,13 +150,17 @@ static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp, bool again)
 		p = (struct xe_pkt){ .qpn = qp->attr.dest_qpn, .psn = r->next_psn, .ackreq = true };
 		switch (w->opcode) {
 		case XRNIC_WR_RDMA_READ:
+			/*
+			 * From response i on: a resent READ asks only for what
+			 * has not come (IBTA 9.4.4: the responder answers a
+			 * duplicate READ for any part of the original).
+			 */
 			p.opcode = XE_OP_READ_REQUEST;
-			p.va = le64toh(w->remote_addr);
+			p.va = le64toh(w->remote_addr) + (uint64_t)i * mtu;
 			p.rkey = le32toh(w->rkey);
-			p.dma_len = r->local.len;
-			/* A resent READ asks again for all of it. */
-			r->next_psn = r->first_psn;
-			r->resp_psn = r->first_psn;
+			p.dma_len = r->local.len - (uint64_t)i * mtu;
+			r->resp_psn = r->next_psn;
+			r->read_start = i;
 			break;
 		case XRNIC_WR_ATOMIC_CMP_AND_SWP:
 		case XRNIC_WR_ATOMIC_FETCH_AND_ADD:
@@ -180,7 +185,7 @@ static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp, bool again)
 			break;
 		}
 		/* The PSN moves on before the answer can come back. */
-		r->next_psn = (r->next_psn + (p.opcode == XE_OP_READ_REQUEST ? r->npsn : 1)) &
+		r->next_psn = (r->next_psn + (p.opcode == XE_OP_READ_REQUEST ? r->npsn - i : 1)) &
 			      XE_PSN_MASK;
 		if (again)
 			xe->counters[XRNIC_CNT_RETRANSMITS]++;
@@ -216,6 +221,7 @@ static bool xe_req_start(struct xe_dev *xe, struct xe_qp *qp)
 	r->retry_left = qp->attr.retry_cnt;
 	r->retry_psn = r->first_psn;
 	r->acked = 0;
+	r->read_gap = false;
 	qp->attr.sq_psn = (r->first_psn + r->npsn) & XE_PSN_MASK;
 	return true;
 }
@@ -245,7 +251,7 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 				return true;
 			}
 			r->retry_left--;
-			/* From the first packet not ACKed (a READ asks for it all again). */
+			/* From the first packet not ACKed, or READ response not in. */
 			r->next_psn = (r->first_psn + r->acked) & XE_PSN_MASK;
 		}
 		xe_req_send(xe, qp, true);

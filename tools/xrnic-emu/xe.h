@@ -26,6 +26,7 @@
 /* Device limits reported by QUERY_DEVICE. */
 #define XE_MAX_QP		1024
 #define XE_MAX_QP_WR		4096
+#define XE_MAX_RD_ATOMIC	128	/* max_rd_atomic, max_dest_rd_atomic (rxe's) */
 #define XE_MAX_CQ		1024
 #define XE_MAX_CQE		65536
 #define XE_MAX_MR		4096
@@ -190,11 +191,13 @@ struct xe_qp_req {
 	uint32_t first_psn, npsn;	/* the PSNs the message takes */
 	uint32_t next_psn;		/* the next packet to send */
 	uint32_t resp_psn;		/* READ: the next response expected */
+	uint32_t read_start;		/* READ: the first response the last request asked */
+	bool read_gap;			/* READ: asked again for resp_psn after a gap */
 	enum xe_timer timer;
 	int64_t wait_until;		/* CLOCK_MONOTONIC ns the timer expires */
 	uint8_t rnr_left, retry_left;	/* retries left for this message */
 	uint32_t retry_psn;		/* where the last sequence-NAK retry began */
-	uint32_t acked;			/* SEND, WRITE: packets the responder ACKed */
+	uint32_t acked;			/* packets the responder ACKed, READ responses in */
 };
 
 /* Responder (resp.c): the message being received. */

@@ -18,11 +18,11 @@
 
 /* IB verbs values the ABI carries that its headers do not name. */
 #define XR_LINK_LAYER_ETH	2
+#define XR_ATOMIC_HCA		1	/* IB_ATOMIC_HCA */
 #define XR_ACCESS_SUPPORTED	(IB_UVERBS_ACCESS_LOCAL_WRITE | \
 				 IB_UVERBS_ACCESS_REMOTE_WRITE | \
 				 IB_UVERBS_ACCESS_REMOTE_READ | \
 				 IB_UVERBS_ACCESS_REMOTE_ATOMIC)
-#define XR_MAX_RD_ATOMIC	16
 
 /* Room for the largest core request of any command. */
 #define XR_CMD_REQ_MAX	128
@@ -170,9 +170,11 @@ static void xr_fill_device_resp(struct xr_device *xdev,
 	r->max_cqe = a->max_cqe;
 	r->max_mr = a->max_mr;
 	r->max_pd = a->max_pd;
-	r->max_qp_rd_atom = XR_MAX_RD_ATOMIC;
-	r->max_res_rd_atom = XR_MAX_RD_ATOMIC * a->max_qp;
-	r->max_qp_init_rd_atom = XR_MAX_RD_ATOMIC;
+	r->max_qp_rd_atom = a->max_qp_rd_atom;
+	r->max_res_rd_atom = a->max_qp_rd_atom * a->max_qp;
+	r->max_qp_init_rd_atom = a->max_qp_rd_atom;
+	/* Atomics are atomic among the device's operations, not the CPU's. */
+	r->atomic_cap = XR_ATOMIC_HCA;
 	r->max_pkeys = 1;
 	r->local_ca_ack_delay = 15;
 	r->phys_port_cnt = xdev->phys_port_cnt;
@@ -726,10 +728,10 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	if ((mask & XR_QP_PATH_MTU) && (req.path_mtu < 1 || req.path_mtu > 5))
 		return -EINVAL;
 	if ((mask & XR_QP_MAX_QP_RD_ATOMIC) &&
-	    req.max_rd_atomic > XR_MAX_RD_ATOMIC)
+	    req.max_rd_atomic > xdev->attr.max_qp_rd_atom)
 		return -EINVAL;
 	if ((mask & XR_QP_MAX_DEST_RD_ATOMIC) &&
-	    req.max_dest_rd_atomic > XR_MAX_RD_ATOMIC)
+	    req.max_dest_rd_atomic > xdev->attr.max_qp_rd_atom)
 		return -EINVAL;
 	if ((mask & XR_QP_AV) &&
 	    (!req.dest.is_global || req.dest.port_num > 1))

@@ -1129,8 +1129,10 @@ TEST_F(dev, modify_qp_rejects_out_of_range_fields_as_bad_param)
 		C(AV, sgid_index, 16, BAD_PARAM),
 		C(AV, dmac[0], 0x52, OK),
 		C(AV, dmac[0], 0x01, BAD_PARAM),	/* multicast */
-		C(MAX_QP_RD_ATOMIC, max_rd_atomic, 255, OK),
-		C(MAX_DEST_RD_ATOMIC, max_dest_rd_atomic, 255, OK),
+		C(MAX_QP_RD_ATOMIC, max_rd_atomic, 128, OK),
+		C(MAX_QP_RD_ATOMIC, max_rd_atomic, 129, BAD_PARAM),
+		C(MAX_DEST_RD_ATOMIC, max_dest_rd_atomic, 128, OK),
+		C(MAX_DEST_RD_ATOMIC, max_dest_rd_atomic, 255, BAD_PARAM),
 #undef C
 	};
 	uint32_t pdn, cqn, qpn;

@@ -72,7 +72,7 @@ TEST_F(dev, query_device_answers_the_device_limits)
 	r = &c->query_device;
 	EXPECT_EQ(1024, le32toh(r->max_qp));
 	EXPECT_EQ(4096, le32toh(r->max_qp_wr));
-	EXPECT_EQ(XRNIC_MAX_SGE, le32toh(r->max_sge));
+	EXPECT_EQ(XRNIC_MAX_SGE, le16toh(r->max_sge));
 	EXPECT_EQ(6, XRNIC_MAX_SGE);
 	EXPECT_EQ(1024, le32toh(r->max_cq));
 	EXPECT_EQ(65536, le32toh(r->max_cqe));
@@ -83,6 +83,7 @@ TEST_F(dev, query_device_answers_the_device_limits)
 	EXPECT_EQ(1, le32toh(r->hw_ver));
 	EXPECT_EQ(1ull << 30, le64toh(r->max_mr_size));
 	EXPECT_EQ(0x1000, le64toh(r->page_size_cap));
+	EXPECT_EQ(128, le16toh(r->max_qp_rd_atom));
 }
 
 TEST_F(dev, query_port_1_answers_the_active_port)

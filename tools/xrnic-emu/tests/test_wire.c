@@ -401,6 +401,74 @@ TEST_F(wire, lost_read_responses_are_read_again)
 	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 40000, 6000));
 }
 
+/* Post a READ of 5 packets from b to a and let b answer: 5 responses queued. */
+static int read_five(struct side *a, struct side *b)
+{
+	struct xrnic_sqe w = sqe(XRNIC_WR_RDMA_READ, BUF, 5 * 4096, a->lb.key, BUF + 40000,
+				 b->lb.key);
+
+	fill(b->xe.mem.base + BUF + 40000, 5 * 4096, 3);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	if (deliver(a, b) != 1)
+		return -1;
+	while (xe_dev_poll(&b->xe) == 0)
+		;
+	return b->out.n;
+}
+
+/* Drop frame i of what s put on the wire. */
+static void lose_frame(struct side *s, unsigned int i)
+{
+	for (; i + 1 < s->out.n; i++) {
+		memcpy(s->out.frame[i], s->out.frame[i + 1], s->out.len[i + 1]);
+		s->out.len[i] = s->out.len[i + 1];
+	}
+	s->out.n--;
+}
+
+TEST_F(wire, a_read_response_lost_midway_is_asked_for_again_at_once)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_cqe *c;
+
+	ASSERT_EQ(0, slow_timeout(a));		/* 3 retries, where loopback.c gives 0 */
+	ASSERT_EQ(5, read_five(a, b));
+	lose_frame(b, 1);
+	/* No timeout passes: the gap itself makes a ask again, for 4 of 5. */
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+	EXPECT_EQ(3, a->xe.counters[XRNIC_CNT_RX_DROPPED]);	/* those after the gap */
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
+	EXPECT_EQ(5 + 4, b->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 40000, 5 * 4096));
+}
+
+TEST_F(wire, after_a_timeout_a_read_asks_only_for_the_responses_not_in)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_cqe *c;
+
+	ASSERT_EQ(0, slow_timeout(a));
+	ASSERT_EQ(5, read_five(a, b));
+	b->out.n = 2;				/* the last three are lost */
+	ASSERT_EQ(2, deliver(b, a));
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	EXPECT_EQ(NULL, poll_cq(a));
+	usleep(150000);				/* past the 67 ms timeout */
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+	EXPECT_EQ(5 + 3, b->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 40000, 5 * 4096));
+}
+
 TEST_F(wire, a_lost_atomic_ack_is_replayed_and_the_atomic_runs_once)
 {
 	struct side *a = self->a, *b = self->b;

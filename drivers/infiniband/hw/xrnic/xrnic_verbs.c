@@ -48,12 +48,13 @@ static int xrnic_query_device(struct xr_device *xdev,
 		return ret;
 	attr->max_mr_size = le64_to_cpu(r.max_mr_size);
 	attr->page_size_cap = le64_to_cpu(r.page_size_cap);
+	attr->max_qp_rd_atom = min_t(u32, le16_to_cpu(r.max_qp_rd_atom), U8_MAX);
 	attr->vendor_id = le32_to_cpu(r.vendor_id);
 	attr->vendor_part_id = le32_to_cpu(r.vendor_part_id);
 	attr->hw_ver = le32_to_cpu(r.hw_ver);
 	attr->max_qp = le32_to_cpu(r.max_qp);
 	attr->max_qp_wr = le32_to_cpu(r.max_qp_wr);
-	attr->max_sge = le32_to_cpu(r.max_sge);
+	attr->max_sge = le16_to_cpu(r.max_sge);
 	attr->max_cq = le32_to_cpu(r.max_cq);
 	attr->max_cqe = le32_to_cpu(r.max_cqe);
 	attr->max_mr = le32_to_cpu(r.max_mr);

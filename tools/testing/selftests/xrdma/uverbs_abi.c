@@ -194,6 +194,11 @@ TEST(query_device_and_port_match_the_device)
 	EXPECT_EQ(0x1af4, dev.vendor_id);
 	EXPECT_LT(0, dev.max_qp);
 	EXPECT_LT(0, dev.max_mr_size);
+	/* The device's limit, which rxe shares; atomics are the HCA's. */
+	EXPECT_EQ(128, dev.max_qp_rd_atom);
+	EXPECT_EQ(128, dev.max_qp_init_rd_atom);
+	EXPECT_EQ(128ULL * dev.max_qp, dev.max_res_rd_atom);
+	EXPECT_EQ(1, dev.atomic_cap);		/* IBV_ATOMIC_HCA */
 	ASSERT_EQ(0, xv_query_port(fd, 1, &port));
 	EXPECT_EQ(4, port.state);		/* ACTIVE */
 	EXPECT_EQ(5, port.phys_state);		/* LinkUp */

@@ -272,8 +272,11 @@ TEST_F(ctx, modify_qp_ignores_fields_not_in_the_mask)
 	m.path_mtu = 3;
 	m.dest_qp_num = qp.qpn;
 	m.rq_psn = 0x1234;
-	m.max_dest_rd_atomic = 1;
 	m.min_rnr_timer = 12;
+	/* More READs and atomics than the device keeps: refused (128 is its max). */
+	m.max_dest_rd_atomic = 129;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	m.max_dest_rd_atomic = 1;
 	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));
 	/* The same garbage is refused once its bit is in the mask. */
 	m.attr_mask = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
@@ -281,7 +284,11 @@ TEST_F(ctx, modify_qp_ignores_fields_not_in_the_mask)
 	m.qp_state = IBV_QPS_RTS;
 	m.retry_cnt = 7;
 	m.rnr_retry = 7;
-	m.max_rd_atomic = 1;
+	m.timeout = 14;
+	m.max_rd_atomic = 129;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));	/* above 128 */
+	m.timeout = 0xff;
+	m.max_rd_atomic = 128;
 	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));	/* timeout 255 */
 	m.timeout = 14;
 	EXPECT_EQ(0, xv_modify_qp(self->fd, &m));

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs in both guests of `scripts/xrdma-vm run --vms 2 --rxe 2` (with
+# scripts/tests/rdma-pair.sh as /rdma-pair.sh and the selftests' build as
+# /selftests): guest 1 has an XRNIC, guest 2 is Linux's rdma_rxe on a
+# virtio-net NIC with Debian's rxe provider, set up as a user would.  The
+# same standard programs run both ways: first the XRNIC serves and rxe is
+# the client, then the reverse.  KTAP.
+. /rdma-pair.sh
+pair_setup
+
+# name, program, arguments; each runs with guest 1 as the server, then 2.
+tests() {
+	cat <<'LIST'
+rc_pingpong_checks_data ibv_rc_pingpong -g 1 -c -n 200
+rc_pingpong_over_ipv6 ibv_rc_pingpong -g 0 -c -n 50
+rc_pingpong_one_mib ibv_rc_pingpong -g 1 -s 1048576 -n 10
+ib_write_bw ib_write_bw -x 1 -s 65536 -n 200 -F
+ib_read_bw ib_read_bw -x 1 -s 65536 -n 200 -F
+ib_send_bw ib_send_bw -x 1 -s 65536 -n 200 -F
+ib_atomic_bw ib_atomic_bw -x 1 -n 200 -F
+ib_write_lat ib_write_lat -x 1 -s 8 -n 200 -F
+verbs_peer /selftests/verbs_peer -g 1 -q 4 -s 4194304 -n 1000 -a 500
+LIST
+}
+
+me=$([ "$DEV" = xrnic0 ] && echo xrnic || echo rxe)
+echo "TAP version 13"
+echo "1..$((2 * $(tests | wc -l) + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
+tests >/tmp/interop-tests
+for server in 1 2; do
+	if [ "$server" = "$XRDMA_VM_INDEX" ]; then role=server; else role=client; fi
+	while read -r name prog args; do
+		# shellcheck disable=SC2086
+		pair_run "interop.${me}_$role.$name" "$server" "$prog" $args
+	done </tmp/interop-tests
+done
+pair_icrc_check interop
+exit $rc

@@ -1,0 +1,75 @@
+#!/bin/sh
+# Sourced by the guest scripts of the roce and interop layers (added to
+# the image as /rdma-pair.sh): two guests on the runner's segment, each
+# with one RDMA device, run the same programs as server and client.
+# Guest i's device is xrnic0, or rxe0 in a --rxe guest, which sets it up as
+# a user would: modprobe rdma_rxe, the address, rdma link add.  KTAP.
+
+# pair_setup: the NIC up with the guest's address, the RDMA device ready,
+# the peer answering pings.  Sets DEV, PEER (the other guest's name).
+pair_setup() {
+	if [ "$XRDMA_RXE" = 1 ]; then
+		modprobe virtio_pci && modprobe virtio_net || { echo "modprobe virtio_net failed"; exit 1; }
+		# ib_uverbs is what rdma-core's udev rules load for user verbs.
+		modprobe rdma_rxe && modprobe ib_uverbs || { echo "modprobe rdma_rxe failed"; exit 1; }
+		DEV=rxe0
+	else
+		modprobe xrnic || { echo "modprobe xrnic failed"; exit 1; }
+		DEV=xrnic0
+	fi
+	ip link set eth0 mtu 9000 up && ip addr add "$XRDMA_IP/24" dev eth0 || exit 1
+	if [ "$XRDMA_RXE" = 1 ]; then
+		rdma link add rxe0 type rxe netdev eth0 || { echo "rdma link add failed"; exit 1; }
+	fi
+	PEER=xrdma-vm$((3 - XRDMA_VM_INDEX))
+	for i in $(seq 60); do ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && break; done
+	echo "# $(hostname): $DEV, $(rdma link show "$DEV/1")"
+	n=0
+	rc=0
+}
+
+say() { n=$((n + 1)); echo "$1 $n $2"; [ "$1" = ok ] || rc=1; }
+
+# pair_run NAME SERVER PROG ARGS: guest SERVER runs "PROG -d DEV ARGS", the
+# other "PROG -d DEV ARGS PEER", retrying while the server does not listen
+# yet.  Both sides report NAME; a client shows its result lines.
+pair_run() {
+	name=$1 server=$2 prog=$3
+	shift 3
+	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
+		timeout 300 "$prog" -d "$DEV" "$@" >/tmp/pair.log 2>&1
+		st=$?
+		[ $st = 0 ] || sed 's/^/# server: /' /tmp/pair.log
+	else
+		for try in $(seq 60); do
+			timeout 300 "$prog" -d "$DEV" "$@" "$PEER" >/tmp/pair.log 2>&1
+			st=$?
+			grep -q -i -E "couldn't connect|unable to connect|failed to connect" \
+				/tmp/pair.log || break
+			sleep 1
+		done
+		if [ $st = 0 ]; then
+			grep -E "iters in|^ *[0-9]+ +[0-9]+ |^# |^(not )?ok " /tmp/pair.log | sed 's/^# //; s/^/# /'
+		else
+			sed 's/^/# client: /' /tmp/pair.log
+		fi
+	fi
+	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
+}
+
+# pair_icrc_check LAYER: on an XRNIC, no ICRC errors, or with faults
+# injected (scripts/xrdma-vm run --faults) some.  rxe counts none of its
+# own that we can read the same way: nothing to check there.
+pair_icrc_check() {
+	[ "$DEV" = xrnic0 ] || return 0
+	stat() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
+	echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
+	if [ "$(stat injected_corrupts)" = 0 ]; then
+		if [ "$(stat rx_icrc_errors)" = 0 ]; then say ok "$1.no_icrc_errors"
+		else say "not ok" "$1.no_icrc_errors"; fi
+	elif [ "$(stat rx_icrc_errors)" -gt 0 ]; then
+		say ok "$1.corrupted_frames_fail_the_icrc"
+	else
+		say "not ok" "$1.corrupted_frames_fail_the_icrc"
+	fi
+}

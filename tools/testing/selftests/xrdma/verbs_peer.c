@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RDMA between two nodes, every byte checked: the same program runs on
+ * both, through plain libibverbs, so either side may be any RDMA device
+ * (an XRNIC, Linux's rxe).  The server listens on a TCP port, the client
+ * connects; over that socket they swap their QPs' numbers, PSNs, GIDs and
+ * their buffer's address and rkey, and meet between the phases.  Each
+ * phase runs both ways at once on every QP:
+ *
+ *   send_recv  -n SENDs per QP, each carrying its QP and sequence number
+ *              and a pattern; every receive checks them: each SEND arrives
+ *              once and in order, with its bytes
+ *   write      one RDMA WRITE of -s bytes into the peer's buffer; the peer
+ *              checks every byte
+ *   read       one RDMA READ of -s bytes of the peer's buffer, checked
+ *   atomics    -a FETCH_ADDs of 1 per QP on a counter of the peer's; each
+ *              side checks that the peer's adds sum exactly on its counter
+ *              and that its own saw every earlier value once; then a
+ *              CMP_SWAP that must succeed and one that must fail
+ *
+ * Usage: verbs_peer [-d DEV] [-g GID_INDEX] [-q QPS] [-s BYTES] [-n SENDS]
+ *        [-a ADDS] [-p PORT] [SERVER]
+ * Prints KTAP; exits 0 when every phase passed, 1 when one failed, 2 on a
+ * bad option.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <infiniband/verbs.h>
+
+#define MAX_QPS		64
+#define SEND_BYTES	64		/* one SEND: qp, seq, pattern */
+#define RECV_DEPTH	64		/* receives posted per QP */
+#define SEND_DEPTH	64		/* SENDs in flight per QP */
+#define CQ_WAIT_S	120		/* a completion that takes longer: failure */
+
+struct opts {
+	const char *dev, *server, *port;
+	int gid_index, qps, sends, adds;
+	size_t size;
+};
+
+/* What a side tells the other about itself. */
+struct wire_info {
+	uint32_t qpn[MAX_QPS];
+	uint32_t psn[MAX_QPS];
+	uint8_t gid[16];
+	uint64_t addr;		/* the exposed -s bytes, then the counter */
+	uint32_t rkey;
+	uint32_t qps;
+} __attribute__((packed));
+
+struct node {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_qp *qp[MAX_QPS];
+	struct ibv_mr *mr;
+	uint8_t *buf;		/* see the layout below */
+	size_t len;
+	struct wire_info me, peer;
+	int sock;
+	int qps;
+};
+
+static int n_test;
+static int failed;
+
+static void result(bool ok, const char *name)
+{
+	printf("%s %d verbs_peer.%s\n", ok ? "ok" : "not ok", ++n_test, name);
+	fflush(stdout);
+	if (!ok)
+		failed = 1;
+}
+
+#define FAIL(...) do { printf("# " __VA_ARGS__); printf("\n"); return false; } while (0)
+
+/*
+ * The layout of buf (one MR): -s bytes the peer writes into and reads from,
+ * the counter the peer adds to (64 bytes), -s bytes of our own (the source
+ * of our WRITE, where our READ lands), then per QP its send and receive
+ * slots, then per QP the FETCH_ADD result.
+ */
+static uint64_t *counter(struct node *n, size_t size)
+{
+	return (uint64_t *)(n->buf + size);
+}
+
+static uint8_t *own_data(struct node *n, size_t size)
+{
+	return n->buf + size + 64;
+}
+
+static uint8_t *send_slot(struct node *n, size_t size, int q)
+{
+	return own_data(n, size) + size + (size_t)q * (SEND_DEPTH + RECV_DEPTH) * SEND_BYTES;
+}
+
+static uint8_t *recv_slot(struct node *n, size_t size, int q, int i)
+{
+	return send_slot(n, size, q) + (size_t)(SEND_DEPTH + i) * SEND_BYTES;
+}
+
+static uint64_t *fetched(struct node *n, size_t size, int q)
+{
+	return (uint64_t *)(send_slot(n, size, MAX_QPS) + (size_t)q * 8);
+}
+
+static int full_io(int fd, void *p, size_t len, bool out)
+{
+	uint8_t *b = p;
+
+	while (len) {
+		ssize_t r = out ? write(fd, b, len) : read(fd, b, len);
+
+		if (r <= 0)
+			return -1;
+		b += r;
+		len -= r;
+	}
+	return 0;
+}
+
+/* Both sides reach the same point: one byte each way. */
+static bool barrier(struct node *n)
+{
+	char c = 'b';
+
+	return !full_io(n->sock, &c, 1, true) && !full_io(n->sock, &c, 1, false);
+}
+
+static int connect_peer(const struct opts *o)
+{
+	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = o->server ? 0 : AI_PASSIVE };
+	struct addrinfo *ai;
+	int fd, one = 1, i;
+
+	if (getaddrinfo(o->server, o->port, &hints, &ai))
+		return -1;
+	for (i = 0; i < 120; i++) {
+		fd = socket(ai->ai_family, ai->ai_socktype, 0);
+		if (fd < 0)
+			break;
+		if (!o->server) {
+			int c;
+
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+			if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 1)) {
+				close(fd);
+				break;
+			}
+			c = accept(fd, NULL, NULL);
+			close(fd);
+			fd = c;
+			break;
+		}
+		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
+			break;
+		close(fd);
+		fd = -1;
+		sleep(1);	/* the server is not listening yet */
+	}
+	freeaddrinfo(ai);
+	return fd;
+}
+
+static bool open_node(struct node *n, const struct opts *o)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = SEND_DEPTH + 2, .max_recv_wr = RECV_DEPTH,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	union ibv_gid gid;
+	int i;
+
+	if (!list)
+		FAIL("no RDMA devices");
+	for (i = 0; list[i]; i++)
+		if (!o->dev || !strcmp(ibv_get_device_name(list[i]), o->dev))
+			break;
+	if (list[i])
+		n->ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	if (!n->ctx)
+		FAIL("cannot open device %s", o->dev ? o->dev : "(first)");
+	n->qps = o->qps;
+	n->len = 2 * o->size + 64 + (size_t)(MAX_QPS + 1) * (SEND_DEPTH + RECV_DEPTH) * SEND_BYTES;
+	n->buf = aligned_alloc(4096, (n->len + 4095) & ~4095UL);
+	n->pd = ibv_alloc_pd(n->ctx);
+	n->scq = ibv_create_cq(n->ctx, o->qps * (SEND_DEPTH + 2), NULL, NULL, 0);
+	n->rcq = ibv_create_cq(n->ctx, o->qps * RECV_DEPTH, NULL, NULL, 0);
+	if (!n->buf || !n->pd || !n->scq || !n->rcq)
+		FAIL("cannot allocate PD, CQs or %zu bytes", n->len);
+	memset(n->buf, 0, n->len);
+	n->mr = ibv_reg_mr(n->pd, n->buf, n->len, IBV_ACCESS_LOCAL_WRITE |
+			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			   IBV_ACCESS_REMOTE_ATOMIC);
+	if (!n->mr)
+		FAIL("ibv_reg_mr of %zu bytes: %s", n->len, strerror(errno));
+	init.send_cq = n->scq;
+	init.recv_cq = n->rcq;
+	for (i = 0; i < n->qps; i++) {
+		struct ibv_qp_attr a = {
+			.qp_state = IBV_QPS_INIT, .port_num = 1,
+			.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+					   IBV_ACCESS_REMOTE_ATOMIC,
+		};
+
+		n->qp[i] = ibv_create_qp(n->pd, &init);
+		if (!n->qp[i])
+			FAIL("ibv_create_qp %d: %s", i, strerror(errno));
+		if (ibv_modify_qp(n->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+			FAIL("QP %d to INIT: %s", i, strerror(errno));
+		n->me.qpn[i] = htonl(n->qp[i]->qp_num);
+		n->me.psn[i] = htonl(((uint32_t)rand() ^ (uint32_t)i << 12) & 0xffffff);
+	}
+	if (ibv_query_gid(n->ctx, 1, o->gid_index, &gid))
+		FAIL("no GID %d", o->gid_index);
+	memcpy(n->me.gid, gid.raw, 16);
+	n->me.addr = htobe64((uintptr_t)n->buf);
+	n->me.rkey = htonl(n->mr->rkey);
+	n->me.qps = htonl(n->qps);
+	return true;
+}
+
+static bool connect_qps(struct node *n, const struct opts *o)
+{
+	struct ibv_port_attr port;
+	int i;
+
+	if (ibv_query_port(n->ctx, 1, &port))
+		FAIL("ibv_query_port: %s", strerror(errno));
+	if (full_io(n->sock, &n->me, sizeof(n->me), true) ||
+	    full_io(n->sock, &n->peer, sizeof(n->peer), false))
+		FAIL("the peer went away");
+	if (ntohl(n->peer.qps) != (uint32_t)n->qps)
+		FAIL("the peer has %u QPs, this side %d", ntohl(n->peer.qps), n->qps);
+	for (i = 0; i < n->qps; i++) {
+		struct ibv_qp_attr a = {
+			.qp_state = IBV_QPS_RTR, .path_mtu = port.active_mtu,
+			.dest_qp_num = ntohl(n->peer.qpn[i]), .rq_psn = ntohl(n->peer.psn[i]),
+			.max_dest_rd_atomic = 16, .min_rnr_timer = 1,
+			.ah_attr = { .is_global = 1, .port_num = 1,
+				     .grh = { .sgid_index = o->gid_index, .hop_limit = 64 } },
+		};
+
+		memcpy(a.ah_attr.grh.dgid.raw, n->peer.gid, 16);
+		if (ibv_modify_qp(n->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+				  IBV_QP_MIN_RNR_TIMER))
+			FAIL("QP %d to RTR: %s", i, strerror(errno));
+		a.qp_state = IBV_QPS_RTS;
+		a.timeout = 14;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.sq_psn = ntohl(n->me.psn[i]);
+		a.max_rd_atomic = 16;
+		if (ibv_modify_qp(n->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+				  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+				  IBV_QP_MAX_QP_RD_ATOMIC))
+			FAIL("QP %d to RTS: %s", i, strerror(errno));
+	}
+	return barrier(n);
+}
+
+/* One completion from cq, waiting at most CQ_WAIT_S; false on error. */
+static bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	time_t end = time(NULL) + CQ_WAIT_S;
+	int r;
+
+	while (!(r = ibv_poll_cq(cq, 1, wc))) {
+		if (time(NULL) > end)
+			FAIL("no completion within %d s", CQ_WAIT_S);
+		usleep(20);
+	}
+	if (r < 0)
+		FAIL("ibv_poll_cq: %d", r);
+	if (wc->status != IBV_WC_SUCCESS)
+		FAIL("completion %s (wr_id %#llx, opcode %d)", ibv_wc_status_str(wc->status),
+		     (unsigned long long)wc->wr_id, wc->opcode);
+	return true;
+}
+
+static bool post_recv(struct node *n, size_t size, int q, int i)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)recv_slot(n, size, q, i),
+			       .length = SEND_BYTES, .lkey = n->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)q << 32 | i, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+
+	return !ibv_post_recv(n->qp[q], &wr, &bad);
+}
+
+static bool post_send(struct node *n, int q, enum ibv_wr_opcode op, void *local,
+		      uint32_t len, uint64_t raddr, uint64_t add, uint64_t swap,
+		      uint64_t wr_id)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)local, .length = len, .lkey = n->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1,
+				  .opcode = op, .send_flags = IBV_SEND_SIGNALED }, *bad;
+	int r;
+
+	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD || op == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		wr.wr.atomic.remote_addr = raddr;
+		wr.wr.atomic.rkey = ntohl(n->peer.rkey);
+		wr.wr.atomic.compare_add = add;
+		wr.wr.atomic.swap = swap;
+	} else {
+		wr.wr.rdma.remote_addr = raddr;
+		wr.wr.rdma.rkey = ntohl(n->peer.rkey);
+	}
+	r = ibv_post_send(n->qp[q], &wr, &bad);
+	if (r)
+		printf("# ibv_post_send (opcode %d) on QP %d: %s\n", op, q, strerror(r));
+	return !r;
+}
+
+static void fill_send(uint8_t *p, int q, uint32_t seq)
+{
+	int i;
+
+	memcpy(p, &q, 4);
+	memcpy(p + 4, &seq, 4);
+	for (i = 8; i < SEND_BYTES; i++)
+		p[i] = (uint8_t)(seq * 7 + i + q);
+}
+
+/* -n SENDs per QP each way; every receive in order, once, intact. */
+static bool send_recv(struct node *n, const struct opts *o)
+{
+	uint32_t sent[MAX_QPS] = {}, done[MAX_QPS] = {}, got[MAX_QPS] = {};
+	long total = (long)o->sends * n->qps, recvd = 0, completed = 0;
+	uint8_t want[SEND_BYTES];
+	struct ibv_wc wc;
+	int q, i;
+
+	for (q = 0; q < n->qps; q++)
+		for (i = 0; i < RECV_DEPTH; i++)
+			if (!post_recv(n, o->size, q, i))
+				FAIL("ibv_post_recv failed");
+	if (!barrier(n))
+		FAIL("the peer went away");
+	while (recvd < total || completed < total) {
+		for (q = 0; q < n->qps; q++) {
+			while (sent[q] < (uint32_t)o->sends && sent[q] - done[q] < SEND_DEPTH) {
+				uint8_t *p = send_slot(n, o->size, q) + (sent[q] % SEND_DEPTH) * SEND_BYTES;
+
+				fill_send(p, q, sent[q]);
+				if (!post_send(n, q, IBV_WR_SEND, p, SEND_BYTES, 0, 0, 0, q))
+					return false;
+				sent[q]++;
+			}
+		}
+		if (ibv_poll_cq(n->scq, 1, &wc) > 0) {
+			if (wc.status != IBV_WC_SUCCESS)
+				FAIL("SEND completed with %s", ibv_wc_status_str(wc.status));
+			done[wc.wr_id]++;
+			completed++;
+		}
+		if (recvd < total && ibv_poll_cq(n->rcq, 1, &wc) > 0) {
+			uint8_t *p;
+
+			if (wc.status != IBV_WC_SUCCESS)
+				FAIL("receive completed with %s", ibv_wc_status_str(wc.status));
+			q = wc.wr_id >> 32;
+			i = (uint32_t)wc.wr_id;
+			p = recv_slot(n, o->size, q, i);
+			fill_send(want, q, got[q]);
+			if (wc.byte_len != SEND_BYTES || memcmp(p, want, SEND_BYTES)) {
+				uint32_t seq;
+
+				memcpy(&seq, p + 4, 4);
+				FAIL("QP %d: receive %u holds SEND %u (%u bytes)", q, got[q], seq,
+				     wc.byte_len);
+			}
+			got[q]++;
+			recvd++;
+			if (!post_recv(n, o->size, q, i))
+				FAIL("ibv_post_recv failed");
+		}
+	}
+	printf("# %ld SENDs each way on %d QPs, all once and in order\n", total, n->qps);
+	return barrier(n);
+}
+
+static uint8_t pattern(size_t i, int side)
+{
+	return (uint8_t)(i * 131 + (i >> 12) + side * 0x5a);
+}
+
+/* A byte of buf that is not the writer's pattern; -1 if none. */
+static long first_wrong(const uint8_t *buf, size_t size, int side)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		if (buf[i] != pattern(i, side))
+			return (long)i;
+	return -1;
+}
+
+/* WRITE -s bytes of our pattern into the peer's exposed bytes on QP 0;
+ * the peer checks them. */
+static bool write_phase(struct node *n, const struct opts *o, int side)
+{
+	uint8_t *src = own_data(n, o->size);
+	struct ibv_wc wc;
+	size_t i;
+	long bad;
+
+	for (i = 0; i < o->size; i++)
+		src[i] = pattern(i, side);
+	memset(n->buf, 0, o->size);
+	if (!barrier(n))
+		FAIL("the peer went away");
+	if (!post_send(n, 0, IBV_WR_RDMA_WRITE, src, o->size, be64toh(n->peer.addr), 0, 0, 1) ||
+	    !poll_one(n->scq, &wc) || !barrier(n))
+		FAIL("RDMA WRITE of %zu bytes failed", o->size);
+	bad = first_wrong(n->buf, o->size, !side);
+	if (bad >= 0)
+		FAIL("byte %ld of %zu written by the peer is %#x, not %#x", bad, o->size,
+		     n->buf[bad], pattern(bad, !side));
+	printf("# %zu bytes written each way, all checked\n", o->size);
+	return barrier(n);
+}
+
+/* READ the peer's exposed bytes (its pattern) on QP 0 and check them. */
+static bool read_phase(struct node *n, const struct opts *o, int side)
+{
+	uint8_t *into = own_data(n, o->size);
+	struct ibv_wc wc;
+	size_t i;
+	long bad;
+
+	for (i = 0; i < o->size; i++)
+		n->buf[i] = pattern(i, side);
+	memset(into, 0, o->size);
+	if (!barrier(n))
+		FAIL("the peer went away");
+	if (!post_send(n, 0, IBV_WR_RDMA_READ, into, o->size, be64toh(n->peer.addr), 0, 0, 2) ||
+	    !poll_one(n->scq, &wc))
+		FAIL("RDMA READ of %zu bytes failed", o->size);
+	bad = first_wrong(into, o->size, !side);
+	if (bad >= 0)
+		FAIL("byte %ld of %zu read from the peer is %#x, not %#x", bad, o->size,
+		     into[bad], pattern(bad, !side));
+	printf("# %zu bytes read each way, all checked\n", o->size);
+	return barrier(n);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* -a FETCH_ADDs per QP on the peer's counter; then two CMP_SWAPs. */
+static bool atomics(struct node *n, const struct opts *o)
+{
+	long total = (long)o->adds * n->qps, i, posted = 0;
+	uint64_t *seen = calloc(total ? total : 1, sizeof(*seen));
+	uint64_t raddr = be64toh(n->peer.addr) + o->size;
+	struct ibv_wc wc;
+	int q;
+
+	if (!seen)
+		FAIL("no memory");
+	*counter(n, o->size) = 0;
+	if (!barrier(n))
+		goto fail_peer;
+	/* One atomic in flight per QP: its result slot is the QP's. */
+	for (q = 0; q < n->qps; q++)
+		if (!post_send(n, q, IBV_WR_ATOMIC_FETCH_AND_ADD, fetched(n, o->size, q), 8,
+			       raddr, 1, 0, q))
+			goto fail;
+	posted = n->qps;
+	for (i = 0; i < total; i++) {
+		if (!poll_one(n->scq, &wc))
+			goto fail;
+		q = wc.wr_id;
+		seen[i] = *fetched(n, o->size, q);
+		if (posted < total) {
+			if (!post_send(n, q, IBV_WR_ATOMIC_FETCH_AND_ADD, fetched(n, o->size, q),
+				       8, raddr, 1, 0, q))
+				goto fail;
+			posted++;
+		}
+	}
+	if (!barrier(n))
+		goto fail_peer;
+	if (*counter(n, o->size) != (uint64_t)total) {
+		printf("# the peer's %ld FETCH_ADDs left our counter at %llu\n", total,
+		       (unsigned long long)*counter(n, o->size));
+		goto fail;
+	}
+	/* The values we fetched are 0 .. total-1, each once. */
+	qsort(seen, total, sizeof(*seen), cmp_u64);
+	for (i = 0; i < total; i++)
+		if (seen[i] != (uint64_t)i) {
+			printf("# fetched values: %ld-th is %llu\n", i,
+			       (unsigned long long)seen[i]);
+			goto fail;
+		}
+	/* Both checked their counters: swap total -> 7 succeeds (returns
+	 * total), 8 -> 9 fails (returns 7). */
+	if (!barrier(n))
+		goto fail_peer;
+	if (!post_send(n, 0, IBV_WR_ATOMIC_CMP_AND_SWP, fetched(n, o->size, 0), 8, raddr,
+		       total, 7, 0) || !poll_one(n->scq, &wc) ||
+	    *fetched(n, o->size, 0) != (uint64_t)total) {
+		printf("# CMP_SWAP %ld -> 7 returned %llu\n", total,
+		       (unsigned long long)*fetched(n, o->size, 0));
+		goto fail;
+	}
+	if (!post_send(n, 0, IBV_WR_ATOMIC_CMP_AND_SWP, fetched(n, o->size, 0), 8, raddr,
+		       8, 9, 0) || !poll_one(n->scq, &wc) || *fetched(n, o->size, 0) != 7) {
+		printf("# CMP_SWAP 8 -> 9 returned %llu, not 7\n",
+		       (unsigned long long)*fetched(n, o->size, 0));
+		goto fail;
+	}
+	if (!barrier(n))
+		goto fail_peer;
+	if (*counter(n, o->size) != 7) {
+		printf("# the peer's CMP_SWAPs left our counter at %llu, not 7\n",
+		       (unsigned long long)*counter(n, o->size));
+		goto fail;
+	}
+	free(seen);
+	printf("# %ld FETCH_ADDs each way summed exactly; CMP_SWAP swapped once\n", total);
+	return barrier(n);
+fail_peer:
+	printf("# the peer went away\n");
+fail:
+	free(seen);
+	return false;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: verbs_peer [-d DEV] [-g GID_INDEX] [-q QPS 1..%d] [-s BYTES]\n"
+		"                  [-n SENDS] [-a ADDS] [-p PORT] [SERVER]\n", MAX_QPS);
+	exit(2);
+}
+
+static long number(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || *end || end == s || v < min || v > max)
+		usage();
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .port = "18600", .gid_index = 1, .qps = 1, .sends = 1000,
+			  .adds = 1000, .size = 1 << 20 };
+	struct node n = { .sock = -1 };
+	int c, side;
+
+	while ((c = getopt(argc, argv, "d:g:q:s:n:a:p:")) != -1) {
+		switch (c) {
+		case 'd': o.dev = optarg; break;
+		case 'g': o.gid_index = number(optarg, 0, 255); break;
+		case 'q': o.qps = number(optarg, 1, MAX_QPS); break;
+		case 's': o.size = number(optarg, 8, 1L << 30); break;
+		case 'n': o.sends = number(optarg, 0, 100000000); break;
+		case 'a': o.adds = number(optarg, 0, 1000000); break;
+		case 'p': o.port = optarg; break;
+		default: usage();
+		}
+	}
+	if (argc - optind > 1)
+		usage();
+	o.server = optind < argc ? argv[optind] : NULL;
+	side = o.server != NULL;
+	srand(getpid() ^ time(NULL));
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n1..5\n");
+	n.sock = connect_peer(&o);
+	result(n.sock >= 0 && open_node(&n, &o) && connect_qps(&n, &o), "connect");
+	if (!failed)
+		result(send_recv(&n, &o), "send_recv");
+	/* A phase that failed leaves the peer waiting: stop (closing the socket
+	 * ends the peer's wait too) and say which phases did not run. */
+	if (!failed)
+		result(write_phase(&n, &o, side), "write");
+	if (!failed)
+		result(read_phase(&n, &o, side), "read");
+	if (!failed)
+		result(atomics(&n, &o), "atomics");
+	for (c = n_test; c < 5; c++)
+		printf("not ok %d verbs_peer.%s # not run: an earlier phase failed\n", c + 1,
+		       (const char *[]){ "", "send_recv", "write", "read", "atomics" }[c]);
+	return failed;
+}
