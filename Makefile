@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # xrdma top-level build.  The two commands a user needs:
-#   make demo    boot a VM with an XRNIC, load the driver, show it come up
+#   make demo    two VMs with an XRNIC each: the driver, the GIDs, RDMA between them
 #   make check   every test of every layer, ending "N passed, N failed, ..."
 #   make bench   perftest on xrnic0 against rxe, and the engine against memcpy
 # Each installs missing Debian packages first (scripts/install-deps.sh).
@@ -38,7 +38,7 @@ lint: deps
 	@scripts/lint.sh
 
 demo: all
-	scripts/xrdma-vm run $(VM_MODULES) scripts/demo-guest.sh
+	scripts/xrdma-vm run --vms 2 $(VM_MODULES) scripts/demo-guest.sh
 
 install: modules emu
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

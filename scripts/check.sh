@@ -59,8 +59,8 @@ layer build one_test build.all make -s all
 
 layer lint scripts/lint.sh
 layer scripts scripts/tests/xrdma-vm.sh
-# The README's main command works: one guest runs the demo script.
-layer demo one_test demo.guest_script scripts/xrdma-vm run \
+# The README's main command works: two guests run the demo script.
+layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko scripts/demo-guest.sh
 layer device-model make -s -C tools/xrnic-emu check
@@ -76,8 +76,18 @@ pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh
 	--add tools/testing/selftests/xrdma/build:/selftests)
 layer roce scripts/xrdma-vm run --vms 2 "${pair[@]}" scripts/tests/roce-guest.sh
 # The same programs between an XRNIC guest and Linux's rdma_rxe (Debian's
-# kernel and rxe provider) on a virtio-net guest, both ways.
-layer interop scripts/xrdma-vm run --vms 2 --rxe 2 "${pair[@]}" scripts/tests/interop-guest.sh
+# kernel and rxe provider) on a virtio-net guest, both ways; the XRNIC's
+# device model captures its wire, and the capture is checked: every RoCE v2
+# frame, rxe's too, passes our ICRC check, and tshark decodes it cleanly.
+mkdir -p "$logdir/pcap"
+layer interop scripts/xrdma-vm run --vms 2 --rxe 2 --pcap "$logdir/pcap" "${pair[@]}" \
+	scripts/tests/interop-guest.sh
+layer capture scripts/tests/capture-check.sh "$logdir/pcap"
+# Two XRNIC guests on a wire that drops, duplicates, reorders and corrupts
+# (5%, 1%, 1%, 0.5% of the frames each device sends): 100 000 SENDs once and
+# in order, data and atomics checked, perftest completes.
+layer roce-faults scripts/xrdma-vm run --vms 2 --faults drop=5,dup=1,reorder=1,corrupt=0.5,seed=7 \
+	"${pair[@]}" scripts/tests/roce-faults-guest.sh
 kver=$(scripts/kernel-version.sh)
 # SLUB debugging turns a use-after-free or overflow in our slabs into a
 # "BUG" on the console, which fails the run.

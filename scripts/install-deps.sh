@@ -17,11 +17,13 @@ pkgs=(
 	cpio
 	iproute2
 	libibverbs-dev
+	ibverbs-providers
 	ibverbs-utils
 	perftest
 	iperf3
 	libdeflate-dev
 	ethtool
+	tshark
 	file
 )
 

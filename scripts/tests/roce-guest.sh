@@ -28,11 +28,60 @@ LIST
 }
 
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 1))"
+echo "1..$(($(tests | wc -l) + 2))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
 	pair_run "roce.$name" 1 "$prog" $args
 done </tmp/roce-tests
 pair_icrc_check roce
+
+# Last: guest 2's device dies (the host kills its device model) while guest
+# 1 streams WRITEs to it (ib_write_bw).  Guest 1's QP gets no answer: a
+# WRITE fails with RETRY_EXC_ERR (status 12) after timeout x retries
+# (perftest's 14: 67 ms, 7 retries), and ib_write_bw exits with that
+# error; nothing hangs on either side.
+packets() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 '^rx_packets$' | tail -1; }
+if [ "$XRDMA_VM_INDEX" = 2 ]; then
+	timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -n 1000000 -F >/tmp/server.log 2>&1 &
+	server=$!
+	# Once the transfer flows (a thousand packets in), the device dies.
+	start=$(packets)
+	for i in $(seq 600); do
+		[ "$(packets)" -gt $((start + 1000)) ] && break
+		sleep 0.1
+	done
+	echo "XRDMA-HOST: kill-device"
+	# perftest's TCP socket runs over this device's Ethernet function, dead
+	# too: the server would wait for its peer for ever, as over any NIC that
+	# died.  End it as a user would; its exit releases everything it had on
+	# the dead device, which is found dead (one admin timeout) and let go.
+	sleep 3
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	kill $server
+	wait $server
+	echo "# the server exited $(awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime) s after SIGTERM"
+	if dmesg | grep -q "xrnic0: device is dead" && [ -z "$(rdma res show qp 2>/dev/null)" ]; then
+		say ok roce.device_killed_mid_transfer_is_found_dead_and_released
+	else
+		sed 's/^/# server: /' /tmp/server.log
+		dmesg | tail -5 | sed 's/^/# /'
+		say "not ok" roce.device_killed_mid_transfer_is_found_dead_and_released
+	fi
+else
+	for try in $(seq 60); do
+		t0=$(cut -d' ' -f1 /proc/uptime)
+		timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -n 1000000 -F "$PEER" >/tmp/client.log 2>&1
+		st=$?
+		grep -q -i -E "couldn't connect|unable to connect" /tmp/client.log || break
+		sleep 1
+	done
+	echo "# the client ended $(awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime) s after it started: $(grep -m1 'Failed status' /tmp/client.log)"
+	if [ $st != 0 ] && [ $st != 124 ] && grep -q "Failed status 12:" /tmp/client.log; then
+		say ok roce.peer_device_killed_mid_transfer_fails_with_retry_exceeded
+	else
+		sed 's/^/# client: /' /tmp/client.log
+		say "not ok" roce.peer_device_killed_mid_transfer_fails_with_retry_exceeded
+	fi
+fi
 exit $rc

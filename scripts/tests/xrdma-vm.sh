@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..24"
+echo "1..26"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -43,6 +43,11 @@ expect_usage_error "--virtio-net: 'x'" -- run --virtio-net x /etc/hostname
 expect_usage_error "--virtio-net/--rxe: there is no guest 3" -- \
 	run --vms 2 --virtio-net 3 /etc/hostname
 expect_usage_error "--rxe: '0'" -- run --vms 2 --rxe 0 /etc/hostname
+expect_usage_error "--pcap: '/nonexistent'" -- run --pcap /nonexistent /etc/hostname
+pcapdir=$(mktemp -d)
+touch "$pcapdir/guest1.pcap"
+expect_usage_error "holds captures already" -- run --pcap "$pcapdir" /etc/hostname
+rm -rf "$pcapdir"
 expect_usage_error "--virtio-net/--rxe: there is no guest 2" -- run --rxe 2 /etc/hostname
 expect_usage_error "--faults: 'drop=101'" -- run --faults drop=101 /etc/hostname
 expect_usage_error "--faults: 'lose=5'" -- run --faults lose=5 /etc/hostname

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ivshmem.h"
+#include "pcap.h"
 #include "tap.h"
 #include "xe.h"
 
@@ -39,6 +40,7 @@ static const struct option xe_options[] = {
 	{ "log",	required_argument, NULL, 'l' },
 	{ "tap",	required_argument, NULL, 't' },
 	{ "faults",	required_argument, NULL, 'F' },
+	{ "pcap",	required_argument, NULL, 'p' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ }
 };
@@ -62,6 +64,8 @@ static void xe_usage(FILE *f)
 		"  --faults SPEC          inject faults into the RoCE frames sent:\n"
 		"                         drop=P,dup=P,reorder=P,corrupt=P (percent, 0..100)\n"
 		"                         and seed=N, any of them (default: none)\n"
+		"  --pcap FILE            capture every frame of the --tap both ways into\n"
+		"                         FILE, a new pcap file (never one that exists)\n"
 		"  --help                 show this help\n"
 		"\n"
 		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
@@ -189,6 +193,7 @@ struct xe_args {
 	const char *guest_ram;
 	const char *log;
 	const char *tap;
+	const char *pcap;
 	struct xe_faults faults;
 	bool have_guid;
 };
@@ -234,6 +239,11 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 				xe_bad_option("tap", optarg, "expected an interface name of 1 to 15 characters");
 			a->tap = optarg;
 			break;
+		case 'p':
+			if (!*optarg)
+				xe_bad_option("pcap", optarg, "expected a file name");
+			a->pcap = optarg;
+			break;
 		case 'h':
 			xe_usage(stdout);
 			exit(0);
@@ -249,6 +259,10 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 	if (!a->socket || !a->guest_ram) {
 		fprintf(stderr, "xrnic-emu: --socket and --guest-ram are required\n");
 		xe_usage(stderr);
+		exit(XE_EXIT_USAGE);
+	}
+	if (a->pcap && !a->tap) {
+		fprintf(stderr, "xrnic-emu: --pcap needs --tap (there is no wire to capture)\n");
 		exit(XE_EXIT_USAGE);
 	}
 	if (!a->have_guid)
@@ -275,7 +289,7 @@ static bool xe_client_input(int fd)
 
 enum { XE_PFD_SIGNAL, XE_PFD_LISTEN, XE_PFD_CLIENT, XE_PFD_TAP, XE_PFD_DB0 };
 
-static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, int tap_fd)
+static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_tap *tap)
 {
 	struct pollfd pfd[XE_PFD_DB0 + XRNIC_MAX_VECTORS];
 	unsigned int nfds = XE_PFD_DB0 + iv->nvec, v;
@@ -287,7 +301,7 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, int tap_fd)
 	pfd[XE_PFD_SIGNAL] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	pfd[XE_PFD_LISTEN] = (struct pollfd){ .fd = iv->listen_fd, .events = POLLIN };
 	pfd[XE_PFD_CLIENT] = (struct pollfd){ .fd = -1, .events = POLLIN };
-	pfd[XE_PFD_TAP] = (struct pollfd){ .fd = tap_fd, .events = POLLIN };
+	pfd[XE_PFD_TAP] = (struct pollfd){ .fd = tap->fd, .events = POLLIN };
 	for (v = 0; v < iv->nvec; v++)
 		pfd[XE_PFD_DB0 + v] = (struct pollfd){ .fd = iv->db_fd[v], .events = POLLIN };
 
@@ -318,7 +332,7 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, int tap_fd)
 				xe_doorbell(xe, v);
 		}
 		if (pfd[XE_PFD_TAP].revents)
-			xe_tap_receive(xe, tap_fd);
+			xe_tap_receive(xe, tap);
 		/* The data path's work; and when to look again without a doorbell. */
 		wait = xe_dev_poll(xe);
 		if (pfd[XE_PFD_CLIENT].revents && xe_client_input(iv->client_fd)) {
@@ -349,7 +363,8 @@ int main(int argc, char **argv)
 	struct xe_ivshmem iv;
 	const uint8_t *m = xe.id.mac;
 	sigset_t sigs;
-	int err, sfd, tap_fd = -1, ret = 1;
+	struct xe_tap tap = { .fd = -1 };
+	int err, sfd, ret = 1;
 
 	xe_parse_args(argc, argv, &args, &xe.id);
 	if (args.log) {
@@ -377,14 +392,23 @@ int main(int argc, char **argv)
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 
 	if (args.tap) {
-		tap_fd = xe_tap_open(args.tap);
-		if (tap_fd < 0) {
+		tap.fd = xe_tap_open(args.tap);
+		if (tap.fd < 0) {
 			fprintf(stderr, "xrnic-emu: cannot attach to --tap '%s': %s\n", args.tap,
-				strerror(-tap_fd));
+				strerror(-tap.fd));
 			return XE_EXIT_USAGE;
 		}
 		xe.eth_xmit = xe_tap_xmit;
-		xe.wire_ctx = &tap_fd;
+		xe.wire_ctx = &tap;
+	}
+	if (args.pcap) {
+		tap.pcap = xe_pcap_open(args.pcap);
+		if (!tap.pcap) {
+			fprintf(stderr, "xrnic-emu: cannot create --pcap '%s': %s\n", args.pcap,
+				strerror(errno));
+			close(tap.fd);
+			return XE_EXIT_USAGE;
+		}
 	}
 	err = xe_ivshmem_init(&iv, xe.id.num_vectors);
 	if (sfd < 0 || err) {
@@ -417,15 +441,19 @@ int main(int argc, char **argv)
 		xe_log(&xe, "injecting faults into RoCE frames: drop %g%%, dup %g%%, reorder %g%%, "
 		       "corrupt %g%%", xe.faults.drop, xe.faults.dup, xe.faults.reorder,
 		       xe.faults.corrupt);
-	ret = xe_run(&xe, &iv, sfd, tap_fd);
+	if (tap.pcap)
+		xe_log(&xe, "capturing the wire into %s", args.pcap);
+	ret = xe_run(&xe, &iv, sfd, &tap);
 out:
 	xe_dev_fini(&xe);
 	xe_ivshmem_close(&iv);
 	xe_gm_unmap(&xe.mem);
 	if (sfd >= 0)
 		close(sfd);
-	if (tap_fd >= 0)
-		close(tap_fd);
+	if (tap.pcap)
+		fclose(tap.pcap);
+	if (tap.fd >= 0)
+		close(tap.fd);
 	if (xe.log != stderr)
 		fclose(xe.log);
 	return ret;

@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "pcap.h"
 #include "tap.h"
 
 /* Frames one call takes off the tap, so that doorbells get their turn. */
@@ -38,25 +39,32 @@ int xe_tap_open(const char *name)
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
 {
 	static bool logged;
-	int *fd = xe->wire_ctx;
+	struct xe_tap *tap = xe->wire_ctx;
 
 	/* A full tap queue drops the frame, as a congested link would. */
-	if (write(*fd, frame, len) < 0 && errno != EAGAIN && !logged) {
-		logged = true;
-		xe_log(xe, "writing a frame to the tap failed: %s", strerror(errno));
+	if (write(tap->fd, frame, len) < 0) {
+		if (errno != EAGAIN && !logged) {
+			logged = true;
+			xe_log(xe, "writing a frame to the tap failed: %s", strerror(errno));
+		}
+		return;
 	}
+	if (tap->pcap)
+		xe_pcap_frame(tap->pcap, frame, len);
 }
 
-void xe_tap_receive(struct xe_dev *xe, int fd)
+void xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap)
 {
 	static uint8_t frame[65536];
 	unsigned int i;
 	ssize_t n;
 
 	for (i = 0; i < XE_TAP_RX_BATCH; i++) {
-		n = read(fd, frame, sizeof(frame));
+		n = read(tap->fd, frame, sizeof(frame));
 		if (n < 0)
 			break;
+		if (tap->pcap)
+			xe_pcap_frame(tap->pcap, frame, n);
 		xe_port_receive(xe, frame, n);
 	}
 	xe_eth_notify(xe);

@@ -7,16 +7,24 @@
 #ifndef XE_TAP_H
 #define XE_TAP_H
 
+#include <stdio.h>
+
 #include "xe.h"
+
+/* The port's end of the wire. */
+struct xe_tap {
+	int fd;			/* the tap, or -1 */
+	FILE *pcap;		/* --pcap: every frame both ways (pcap.h), or NULL */
+};
 
 /*
  * Attach to the existing tap device name (never create one); returns its
  * fd or a negative errno.
  */
 int xe_tap_open(const char *name);
-/* xe_dev.eth_xmit of a tap: wire_ctx points to the tap's fd. */
+/* xe_dev.eth_xmit of a tap: wire_ctx points to the struct xe_tap. */
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len);
 /* Hand the frames waiting on the tap (a batch of them) to the device. */
-void xe_tap_receive(struct xe_dev *xe, int fd);
+void xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap);
 
 #endif /* XE_TAP_H */

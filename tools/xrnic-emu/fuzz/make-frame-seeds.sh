@@ -16,3 +16,6 @@ macs() { bytes 82 84 0 0 0 2 82 84 0 0 0 1; }
 bth() { bytes 10 0 255 255 0 0 0 2 128 0 0 5; head -c 16 /dev/zero; head -c 16 /dev/zero; }
 { v4 2; v4 1; macs; bytes 64 0 192 2; bth; } >"$out/ipv4"
 { v6 2; v6 1; macs; bytes 64 32 192 9; bth; } >"$out/ipv6"
+# Frames of a real capture, one per BTH opcode: the interop layer's wire
+# (an XRNIC and rxe, both ways), taken with pcap_check --seeds.
+cp "$(dirname "$0")"/frames/opcode-* "$out/"

@@ -495,6 +495,7 @@ TEST_F(emu, bad_option_values_exit_2_naming_the_option)
 		{ "--faults", "" }, { "--faults", "drop=101" }, { "--faults", "drop=-1" },
 		{ "--faults", "drop=5,bogus=1" }, { "--faults", "drop" }, { "--faults", "seed=-1" },
 		{ "--faults", "corrupt=0.5x" },
+		{ "--pcap", "" }, { "--pcap", "/tmp/no-tap.pcap" },	/* no --tap */
 	};
 	size_t i;
 	pid_t pid;
@@ -518,7 +519,7 @@ TEST_F(emu, help_lists_every_option)
 {
 	static const char *const opts[] = {
 		"--socket", "--guest-ram", "--vectors", "--guid", "--mac", "--fw-version",
-		"--log", "--tap", "--faults", "--help",
+		"--log", "--tap", "--faults", "--pcap", "--help",
 	};
 	const char *args[] = { "--help", NULL };
 	size_t i;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "xrdma_harness.h"
@@ -13,13 +14,14 @@
 #include "xrdma_verbs.h"
 
 #define LOAD_CYCLES 20
+#define LOAD_CYCLES_DEBUG 5	/* on the debug kernel, about 4 s each */
 
 TEST(load_unload_cycles)
 {
+	int i, cycles = getenv("XRDMA_DEBUG_KERNEL") ? LOAD_CYCLES_DEBUG : LOAD_CYCLES;
 	char buf[64];
-	int i;
 
-	for (i = 0; i < LOAD_CYCLES; i++) {
+	for (i = 0; i < cycles; i++) {
 		ASSERT_EQ(0, xt_run("modprobe xrnic")) TH_LOG("cycle %d", i);
 		ASSERT_LE(0, xt_read_file(XRDMA_SYS_DEV "/ports/1/state", buf,
 					  sizeof(buf))) TH_LOG("cycle %d", i);

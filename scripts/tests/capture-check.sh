@@ -1,0 +1,46 @@
+#!/bin/bash
+# Checks the captures a run took (scripts/xrdma-vm run --pcap DIR): each
+# DIR/guest*.pcap must hold RoCE v2 frames that pass the port's own checks
+# (pcap_check: lengths, IPv4 checksum, ICRC), and Debian's tshark must
+# decode them as InfiniBand (RoCE v2, UDP 4791) with no malformed packet.
+# KTAP.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+dir=${1:?usage: capture-check.sh DIR}
+check=tools/xrnic-emu/build/pcap_check
+n=0
+rc=0
+say() { n=$((n + 1)); echo "$1 $n capture.$2"; [ "$1" = ok ] || rc=1; }
+
+shopt -s nullglob
+files=("$dir"/guest*.pcap)
+echo "TAP version 13"
+echo "1..$((1 + 3 * ${#files[@]}))"
+if ((${#files[@]})); then say ok captures_taken; else say "not ok" captures_taken; fi
+for f in "${files[@]}"; do
+	g=$(basename "$f" .pcap)
+	if out=$("$check" "$f") && grep -q " [1-9][0-9]* RoCE v2" <<<"$out"; then
+		say ok "$g.roce_frames_pass_the_icrc_and_length_checks"
+	else
+		say "not ok" "$g.roce_frames_pass_the_icrc_and_length_checks"
+	fi
+	echo "$out"
+	ib=$(tshark -n -r "$f" -Y infiniband 2>/dev/null | wc -l)
+	echo "# $g: tshark decodes $ib frames as InfiniBand; opcodes:" \
+		"$(tshark -n -r "$f" -Y infiniband -T fields -e infiniband.bth.opcode 2>/dev/null |
+			sort -n | uniq -c | awk '{ printf "%s×%s ", $2, $1 }')"
+	if ((ib > 0)); then say ok "$g.tshark_decodes_roce_v2"; else say "not ok" "$g.tshark_decodes_roce_v2"; fi
+	# A zero UDP checksum over IPv6 is what RoCE v2 sends (IBTA A17.4.3,
+	# RFC 6935; rxe too), though tshark calls it illegal: counted, not bad.
+	zero=$(tshark -n -r "$f" -Y 'ipv6 && udp.dstport == 4791 && udp.checksum == 0' 2>/dev/null | wc -l)
+	bad='_ws.malformed || (_ws.expert.severity >= error &&
+		!(_ws.expert.message == "Illegal checksum value (0)" && ipv6 && udp.dstport == 4791))'
+	echo "# $g: $zero RoCE v2 frames over IPv6 with a zero UDP checksum"
+	if (($(tshark -n -r "$f" -Y "$bad" 2>/dev/null | wc -l) == 0)); then
+		say ok "$g.tshark_finds_nothing_malformed"
+	else
+		tshark -n -r "$f" -Y "$bad" 2>/dev/null | head -5 | sed 's/^/# /'
+		say "not ok" "$g.tshark_finds_nothing_malformed"
+	fi
+done
+exit $rc

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs in both guests of `scripts/xrdma-vm run --vms 2 --faults
+# drop=5,dup=1,reorder=1,corrupt=0.5,seed=7` (with rdma-pair.sh and the
+# selftests, as roce-guest.sh): RDMA between two XRNICs on a wire that
+# drops, duplicates, reorders and corrupts what both devices send.
+# verbs_peer's 100 000 SENDs (16 QPs) arrive exactly once and in order, its
+# WRITE and READ data are checked byte for byte, its FETCH_ADDs from both
+# sides sum exactly; Debian's ibv_rc_pingpong -c and perftest complete; the
+# ICRC check drops the corrupted frames and rdma statistic counts them.
+# KTAP.
+. /rdma-pair.sh
+pair_setup
+
+tests() {
+	cat <<'LIST'
+verbs_peer_100000_sends /selftests/verbs_peer -g 1 -q 16 -n 6250 -s 4194304 -a 500
+rc_pingpong_checks_data ibv_rc_pingpong -g 1 -c -n 200
+ib_write_bw ib_write_bw -x 1 -s 65536 -n 200 -F
+ib_read_bw ib_read_bw -x 1 -s 65536 -n 200 -F
+ib_atomic_bw ib_atomic_bw -x 1 -n 200 -F
+LIST
+}
+
+echo "TAP version 13"
+echo "1..$(($(tests | wc -l) + 2))"
+tests >/tmp/roce-tests
+while read -r name prog args; do
+	# shellcheck disable=SC2086
+	pair_run "roce_faults.$name" 1 "$prog" $args
+done </tmp/roce-tests
+stat() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
+if [ "$(stat injected_drops)" -gt 0 ] && [ "$(stat retransmits)" -gt 0 ]; then
+	say ok roce_faults.drops_were_injected_and_recovered
+else
+	say "not ok" roce_faults.drops_were_injected_and_recovered
+fi
+pair_icrc_check roce_faults
+exit $rc
