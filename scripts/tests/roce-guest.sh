@@ -61,6 +61,12 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	kill $server
 	wait $server
 	echo "# the server exited $(awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime) s after SIGTERM"
+	# The driver disconnects the device's users once its reset failed too
+	# (about a second after the first admin timeout): wait for that.
+	for i in $(seq 100); do
+		dmesg | grep -q "xrnic0: device is dead" && break
+		sleep 0.1
+	done
 	if dmesg | grep -q "xrnic0: device is dead" && [ -z "$(rdma res show qp 2>/dev/null)" ]; then
 		say ok roce.device_killed_mid_transfer_is_found_dead_and_released
 	else

@@ -35,6 +35,7 @@ void xe_dev_init(struct xe_dev *xe)
 
 	/* Nothing to free yet: the tables may hold garbage. */
 	memset(xe->mr, 0, sizeof(xe->mr));
+	memset(xe->qp, 0, sizeof(xe->qp));
 	xe_drop_objects(xe);
 	memset(xe->bar2, 0, XRNIC_BAR2_SIZE);
 	xe_reg_write(xe, XRNIC_REG_SIGNATURE, XRNIC_SIGNATURE);

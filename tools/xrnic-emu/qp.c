@@ -5,6 +5,8 @@
  * transition requires is the kernel core's business (ib_modify_qp_is_ok());
  * the device checks that the transition is legal and each value in range.
  */
+#include <stdlib.h>
+
 #include "transport.h"
 
 #define XE_QP_ACCESS		(XRNIC_ACCESS_REMOTE_WRITE | XRNIC_ACCESS_REMOTE_READ | \
@@ -84,6 +86,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	uint32_t sq_depth = le32toh(c->sq_depth), rq_depth = le32toh(c->rq_depth), slot;
 	uint64_t sq_addr = le64toh(c->sq_addr), rq_addr = le64toh(c->rq_addr);
 	uint8_t *sq, *rq, *db;
+	struct xe_atomic_done *atomics;
 	struct xe_cq *scq, *rcq;
 	struct xe_pd *pd;
 	struct xe_qp *qp;
@@ -107,6 +110,9 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			break;
 	if (slot == XE_QPN_SLOT_END)
 		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "QP table full");
+	atomics = calloc(XE_MAX_RD_ATOMIC, sizeof(*atomics));
+	if (!atomics)
+		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "no memory for the replay cache");
 
 	qp = &xe->qp[slot];
 	*qp = (struct xe_qp){
@@ -128,6 +134,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		.sq = sq,
 		.rq = rq,
 		.db = (struct xrnic_qp_db *)db,
+		.atomics = atomics,
 	};
 	pd->refs++;
 	scq->refs++;
@@ -151,6 +158,7 @@ uint8_t xe_cmd_destroy_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	xe->pd[qp->pdn].refs--;
 	xe->cq[qp->send_cqn].refs--;
 	xe->cq[qp->recv_cqn].refs--;
+	free(qp->atomics);
 	/* The next QP in this slot gets another qpn. */
 	*qp = (struct xe_qp){ .gen = qp->gen + 1 };
 	return XRNIC_STATUS_OK;
@@ -354,6 +362,7 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		qp->rq_ci = 0;
 		memset(&qp->req, 0, sizeof(qp->req));
 		memset(&qp->resp, 0, sizeof(qp->resp));
+		memset(qp->atomics, 0, XE_MAX_RD_ATOMIC * sizeof(*qp->atomics));
 		__atomic_store_n(&qp->db->sq_ci, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&qp->db->rq_ci, 0, __ATOMIC_RELEASE);
 	} else if (qp->state == XRNIC_QPS_ERR) {
@@ -365,5 +374,9 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 
 void xe_qp_drop_all(struct xe_dev *xe)
 {
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(xe->qp); i++)
+		free(xe->qp[i].atomics);
 	memset(xe->qp, 0, sizeof(xe->qp));
 }

@@ -298,23 +298,28 @@ static enum xe_verdict xe_exec_atomic(struct xe_dev *xe, struct xe_qp *qp, const
 	}
 	qp->resp.msn++;
 	qp->attr.rq_psn = (p->psn + 1) & XE_PSN_MASK;
-	qp->resp.atomic_done = true;
-	qp->resp.atomic_psn = p->psn;
-	qp->resp.atomic_orig = orig;
+	qp->atomics[qp->resp.atomic_next] = (struct xe_atomic_done){
+		.valid = true, .psn = p->psn, .orig = orig };
+	qp->resp.atomic_next = (qp->resp.atomic_next + 1) % XE_MAX_RD_ATOMIC;
 	a = (struct xe_pkt){ .opcode = XE_OP_ATOMIC_ACK, .psn = p->psn,
 			     .syndrome = XE_AETH_ACK, .orig = orig };
 	xe_resp_answer(xe, qp, &a, NULL, 0);
 	return XE_V_ANSWERED;
 }
 
-/* A duplicate atomic: the ATOMIC ACK again, from the replay cache, if it is the last one. */
+/* A duplicate atomic: the ATOMIC ACK again, from the replay cache, if it is there. */
 static void xe_atomic_replay(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt *p)
 {
-	struct xe_pkt a = { .opcode = XE_OP_ATOMIC_ACK, .psn = p->psn, .syndrome = XE_AETH_ACK,
-			    .orig = qp->resp.atomic_orig };
+	struct xe_pkt a = { .opcode = XE_OP_ATOMIC_ACK, .psn = p->psn, .syndrome = XE_AETH_ACK };
+	unsigned int i;
 
-	if (qp->resp.atomic_done && p->psn == qp->resp.atomic_psn)
-		xe_resp_answer(xe, qp, &a, NULL, 0);
+	for (i = 0; i < XE_MAX_RD_ATOMIC; i++) {
+		if (qp->atomics[i].valid && qp->atomics[i].psn == p->psn) {
+			a.orig = qp->atomics[i].orig;
+			xe_resp_answer(xe, qp, &a, NULL, 0);
+			return;
+		}
+	}
 }
 
 static enum xe_verdict xe_resp_execute(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)

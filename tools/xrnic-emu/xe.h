@@ -211,14 +211,14 @@ struct xe_qp_resp {
 	uint32_t dma_len;		/* WRITE: the RETH's length */
 	uint32_t msn;			/* messages completed, for the AETH */
 	bool nak_sent;			/* a sequence NAK went out since the last in-order packet */
-	/*
-	 * The last atomic executed, to answer it again if it comes again
-	 * (its ATOMIC ACK was lost) without executing it twice.  The
-	 * requester has one message in flight: only the last can come again.
-	 */
-	bool atomic_done;
-	uint32_t atomic_psn;
-	uint64_t atomic_orig;
+	uint8_t atomic_next;		/* the slot of struct xe_qp.atomics to fill next */
+};
+
+/* An atomic executed, kept to answer it again (struct xe_qp.atomics). */
+struct xe_atomic_done {
+	bool valid;
+	uint32_t psn;
+	uint64_t orig;			/* the value it found */
 };
 
 struct xe_qp {
@@ -239,6 +239,13 @@ struct xe_qp {
 	uint32_t sq_ci, rq_ci;		/* free-running consumer indexes */
 	struct xe_qp_req req;
 	struct xe_qp_resp resp;
+	/*
+	 * The replay cache: the last XE_MAX_RD_ATOMIC atomics executed, a
+	 * ring, so that one that comes again (its ATOMIC ACK was lost) is
+	 * answered with the value it found without executing twice, for as
+	 * many atomics as a requester may have outstanding.
+	 */
+	struct xe_atomic_done *atomics;
 };
 
 /*

@@ -495,6 +495,66 @@ TEST_F(wire, a_lost_atomic_ack_is_replayed_and_the_atomic_runs_once)
 	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
 }
 
+/* Run a FETCH_ADD of add on b's word from a; keep the request frame in *req. */
+static int fetch_add(struct side *a, struct side *b, uint64_t add, uint8_t *req, size_t *len)
+{
+	struct xrnic_sqe w = {
+		.wr_id = htole64(0x98), .opcode = XRNIC_WR_ATOMIC_FETCH_AND_ADD,
+		.flags = XRNIC_SQE_SIGNALED, .num_sge = 1,
+		.remote_addr = htole64(BUF + 48000), .rkey = htole32(b->lb.key),
+	};
+	struct xrnic_cqe *c;
+
+	w.atomic.compare_add = htole64(add);
+	w.atomic.sge = (struct xrnic_sge){ htole64(BUF), htole32(8), htole32(a->lb.key) };
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	if (a->out.n != 1)
+		return -1;
+	*len = a->out.len[0];
+	memcpy(req, a->out.frame[0], *len);
+	if (run(a, b))
+		return -1;
+	c = poll_cq(a);
+	return c && c->status == XRNIC_WC_SUCCESS ? 0 : -1;
+}
+
+TEST_F(wire, an_older_atomic_that_comes_again_is_answered_from_the_replay_cache)
+{
+	struct side *a = self->a, *b = self->b;
+	uint64_t *word = (uint64_t *)(b->xe.mem.base + BUF + 48000), orig;
+	static uint8_t first[4400], second[4400];
+	struct xe_roce_frame rf;
+	size_t len1, len2;
+
+	*word = 1000;
+	ASSERT_EQ(0, fetch_add(a, b, 5, first, &len1));
+	ASSERT_EQ(0, fetch_add(a, b, 7, second, &len2));
+	ASSERT_EQ(1012, *word);
+	/* The first comes again, after the second (a requester with both
+	 * outstanding whose first ATOMIC ACK was lost resends both). */
+	xe_port_receive(&b->xe, first, len1);
+	while (xe_dev_poll(&b->xe) == 0)
+		;
+	ASSERT_EQ(1, b->out.n);
+	ASSERT_EQ(1, xe_frame_parse(b->out.frame[0], b->out.len[0], &rf));
+	memcpy(&orig, rf.bth + 16, 8);		/* BTH, AETH, then AtomicAckETH */
+	EXPECT_EQ(1000, be64toh(orig));
+	b->out.n = 0;
+	xe_port_receive(&b->xe, second, len2);
+	while (xe_dev_poll(&b->xe) == 0)
+		;
+	ASSERT_EQ(1, b->out.n);
+	ASSERT_EQ(1, xe_frame_parse(b->out.frame[0], b->out.len[0], &rf));
+	memcpy(&orig, rf.bth + 16, 8);
+	EXPECT_EQ(1005, be64toh(orig));
+	b->out.n = 0;
+	EXPECT_EQ(1012, *word);			/* neither ran twice */
+	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
+}
+
 /*
  * Pump both devices and the wire until side s has a CQE (returned), or a
  * bound of 20 s of device time passes (NULL): sleeps while only retry
