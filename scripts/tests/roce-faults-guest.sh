@@ -5,8 +5,12 @@
 # drops, duplicates, reorders and corrupts what both devices send.
 # verbs_peer's 100 000 SENDs (16 QPs) arrive exactly once and in order, its
 # WRITE and READ data are checked byte for byte, its FETCH_ADDs from both
-# sides sum exactly; Debian's ibv_rc_pingpong -c and perftest complete; the
-# ICRC check drops the corrupted frames and rdma statistic counts them.
+# sides sum exactly; Debian's perftest completes; the ICRC check drops the
+# corrupted frames and rdma statistic counts them.  Not ibv_rc_pingpong:
+# its server exits once its own last completion is in, so when the ACK of
+# the client's last SEND is lost (about one run in twenty here) the
+# client's resends find no QP and it fails with RETRY_EXC_ERR, on any RC
+# transport; its data check runs in the lossless roce and interop layers.
 # KTAP.
 . /rdma-pair.sh
 pair_setup
@@ -14,7 +18,6 @@ pair_setup
 tests() {
 	cat <<'LIST'
 verbs_peer_100000_sends /selftests/verbs_peer -g 1 -q 16 -n 6250 -s 4194304 -a 500
-rc_pingpong_checks_data ibv_rc_pingpong -g 1 -c -n 200
 ib_write_bw ib_write_bw -x 1 -s 65536 -n 200 -F
 ib_read_bw ib_read_bw -x 1 -s 65536 -n 200 -F
 ib_atomic_bw ib_atomic_bw -x 1 -n 200 -F
