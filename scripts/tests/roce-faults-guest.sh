@@ -8,7 +8,7 @@
 # sides sum exactly; Debian's perftest completes; the ICRC check drops the
 # corrupted frames and rdma statistic counts them.  Not ibv_rc_pingpong:
 # its server exits once its own last completion is in, so when the ACK of
-# the client's last SEND is lost (about one run in twenty here) the
+# the client's last SEND is lost (it happened once in four runs) the
 # client's resends find no QP and it fails with RETRY_EXC_ERR, on any RC
 # transport; its data check runs in the lossless roce and interop layers.
 # KTAP.
