@@ -21,9 +21,11 @@ count() { # layer log rc
 		/^not ok [0-9]+/ { f++ }
 		END { print p + 0, f + 0, s + 0 }' "$2")
 	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $1 exited with status $3 without a failed test"
+		echo "not ok - $1 exited with status $3 without a failed test" |
+			tee -a "$logdir/failed.txt"
 		f=1
 	fi
+	grep -E '^(\[[0-9]+\] )?not ok [0-9]+' "$2" | sed "s/^/$1: /" >>"$logdir/failed.txt"
 	echo "# $1: $p passed, $f failed, $s skipped"
 	pass=$((pass + p))
 	fail=$((fail + f))
@@ -39,13 +41,18 @@ layer() { # name command...
 	count "$name" "$logdir/$name.log" "$rc"
 }
 
+# The failures again at the end, where a log's tail shows them.
 finish() {
+	if [ -s "$logdir/failed.txt" ]; then
+		echo "# failed:"
+		head -n 40 "$logdir/failed.txt" | sed 's/^/#   /'
+	fi
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" -eq 0 ]
 	exit
 }
 
-scripts/install-deps.sh || { echo "not ok - install-deps"; fail=1; finish; }
+scripts/install-deps.sh || { echo "not ok - install-deps" | tee "$logdir/failed.txt"; fail=1; finish; }
 
 # A layer of one test: NAME passes when the command succeeds.
 one_test() { # name command...
@@ -118,7 +125,8 @@ fi
 # A kernel WARNING during the tests is a bug even when every test passed.
 for log in kselftests-vm kselftests-debug-vm; do
 	if grep -qs "kernel WARNING" "$logdir/$log.log"; then
-		echo "not ok - kernel WARNING on a guest console (see $log above)"
+		echo "not ok - kernel WARNING on a guest console (see $log above)" |
+			tee -a "$logdir/failed.txt"
 		fail=$((fail + 1))
 	fi
 done

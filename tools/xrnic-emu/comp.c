@@ -37,17 +37,62 @@ void xe_comp_wqe(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t ve
 		 uint32_t byte_len)
 {
 	struct xe_qp_req *r = &qp->req;
+	/* Its record stays until the requester takes another WQE. */
+	const struct xe_msg *m = xe_req_msg(qp, qp->sq_ci);
 
 	/* The slot is free before its completion shows: see struct xrnic_qp_db. */
 	qp->sq_ci++;
-	r->busy = false;
-	r->timer = XE_TIMER_NONE;
-	r->wait_until = 0;
+	if (xe_wr_is_rd_atomic(m->wqe.opcode))
+		r->rd_atomic--;
 	__atomic_store_n(&qp->db->sq_ci, htole32(qp->sq_ci), __ATOMIC_RELEASE);
-	if (status != XRNIC_WC_SUCCESS || (r->wqe.flags & XRNIC_SQE_SIGNALED))
-		xe_comp_send(xe, qp, &r->wqe, status, vendor_err, byte_len);
+	/* A message resent from the one completed starts again with the next. */
+	if ((int32_t)(r->send_idx - qp->sq_ci) < 0)
+		xe_req_rewind(qp, xe_req_msg(qp, qp->sq_ci)->first_psn);
+	if (status == XRNIC_WC_SUCCESS) {
+		/* Progress: the retries start over, the ACK timer too. */
+		r->rnr_left = qp->attr.rnr_retry;
+		r->retry_left = qp->attr.retry_cnt;
+		r->gap = false;
+		if (!xe_req_in_flight(qp)) {
+			r->timer = XE_TIMER_NONE;
+			r->wait_until = 0;
+		} else if (r->timer == XE_TIMER_ACK) {
+			xe_req_wait_answer(qp);
+		}
+	}
+	if (status != XRNIC_WC_SUCCESS || (m->wqe.flags & XRNIC_SQE_SIGNALED))
+		xe_comp_send(xe, qp, &m->wqe, status, vendor_err, byte_len);
 	if (status != XRNIC_WC_SUCCESS)
 		xe_qp_to_err(xe, qp);
+}
+
+/* Progress within the head message m: rel + 1 of its packets answered. */
+static void xe_comp_progress(struct xe_qp *qp, struct xe_msg *m, uint32_t rel)
+{
+	struct xe_qp_req *r = &qp->req;
+
+	if (rel + 1 <= m->done)
+		return;
+	m->done = rel + 1;
+	r->retry_left = qp->attr.retry_cnt;
+	r->gap = false;
+	if (r->timer == XE_TIMER_ACK)
+		xe_req_wait_answer(qp);
+}
+
+/*
+ * An answer past the one expected (psn): answers were lost.  Ask again
+ * from psn at once, once per gap, rather than wait for the timeout.
+ */
+static void xe_comp_gap(struct xe_dev *xe, struct xe_qp *qp, uint32_t psn)
+{
+	struct xe_qp_req *r = &qp->req;
+
+	if (r->gap)
+		return;
+	r->gap = true;
+	if (!xe_req_seq_retry(qp, psn))
+		xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
 }
 
 /* Work completion status of each NAK code (IBTA 9.9.5 and table 44). */
@@ -57,25 +102,20 @@ static const uint8_t xe_nak_status[] = {
 	[XE_NAK_REM_OP]		= XRNIC_WC_REM_OP_ERR,
 };
 
-/* ACKNOWLEDGE: an ACK of the message's last packet completes it; a NAK fails or retries it. */
-static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt *p, uint32_t rel)
+/* ACKNOWLEDGE of packet rel of the head m: an ACK of its last completes it; a NAK fails or retries. */
+static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
+			const struct xe_pkt *p, uint32_t rel)
 {
-	struct xe_qp_req *r = &qp->req;
 	uint8_t code = p->syndrome & XE_AETH_VALUE_MASK;
 
 	switch (p->syndrome & XE_AETH_TYPE_MASK) {
 	case 0:		/* ACK */
-		if (r->wqe.opcode == XRNIC_WR_RDMA_READ || xe_wr_is_atomic(r->wqe.opcode))
+		if (m->wqe.opcode == XRNIC_WR_RDMA_READ || xe_wr_is_atomic(m->wqe.opcode))
 			return false;
-		if (rel == r->npsn - 1) {
-			xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, r->local.len);
-		} else if (rel + 1 > r->acked) {
-			/* Progress within the message: retries start over, the timer too. */
-			r->acked = rel + 1;
-			r->retry_left = qp->attr.retry_cnt;
-			if (r->timer == XE_TIMER_ACK)
-				xe_req_wait_answer(qp);
-		}
+		if (rel == m->npsn - 1)
+			xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, m->local.len);
+		else
+			xe_comp_progress(qp, m, rel);
 		return true;
 	case XE_AETH_RNR_NAK:
 		if (!xe_req_rnr_retry(qp, p->psn, code))
@@ -97,86 +137,99 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt
 	}
 }
 
-/* READ response packet rel of the message: its payload goes into the local buffer. */
-static bool xe_comp_read(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx,
-			 uint32_t rel)
+/* READ response packet rel of the head m: its payload goes into the local buffer. */
+static bool xe_comp_read(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
+			 const struct xe_rx *rx, uint32_t rel)
 {
-	struct xe_qp_req *r = &qp->req;
 	const struct xe_pkt *p = &rx->pkt;
 	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu);
-	bool last = rel == r->npsn - 1;
+	bool last = rel == m->npsn - 1;
 	uint64_t off = (uint64_t)rel * mtu;
 
-	if (r->wqe.opcode != XRNIC_WR_RDMA_READ)
+	if (m->wqe.opcode != XRNIC_WR_RDMA_READ)
 		return false;
-	/*
-	 * A response past the one expected: some were lost.  Ask for the rest
-	 * at once, once per gap, rather than wait for the timeout; this one
-	 * is dropped.
-	 */
-	if (xe_psn_before(r->resp_psn, p->psn)) {
-		if (!r->read_gap && !xe_req_seq_retry(qp, r->resp_psn))
-			xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
-		r->read_gap = true;
+	if (rel > m->done) {
+		xe_comp_gap(xe, qp, (m->first_psn + m->done) & XE_PSN_MASK);
 		return false;
 	}
 	/* FIRST opens the answer to the last request; a MIDDLE at the same PSN
 	 * is from an earlier request's answer, and as good. */
-	if (p->psn != r->resp_psn || ((p->mask & XE_PKT_FIRST) && rel != r->read_start) ||
+	if (rel != m->done || ((p->mask & XE_PKT_FIRST) && rel != m->read_start) ||
 	    (!(p->mask & XE_PKT_FIRST) && rel == 0) || !(p->mask & XE_PKT_LAST) != !last ||
-	    p->payload_len != (last ? r->local.len - off : mtu))
+	    p->payload_len != (last ? m->local.len - off : mtu))
 		return false;
-	if (xe_buf_copy(xe, &r->local, off, rx->payload, rx->payload_off, p->payload_len)) {
+	if (xe_buf_copy(xe, &m->local, off, rx->payload, rx->payload_off, p->payload_len)) {
 		/* The local MR went away under the READ. */
 		xe_comp_wqe(xe, qp, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY, 0);
 		return true;
 	}
-	r->resp_psn = (r->resp_psn + 1) & XE_PSN_MASK;
-	r->read_gap = false;
-	if (last) {
-		xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, r->local.len);
-		return true;
-	}
-	/* Progress: retries start over, the timer too. */
-	r->acked = rel + 1;
-	r->retry_left = qp->attr.retry_cnt;
-	if (r->timer == XE_TIMER_ACK)
-		xe_req_wait_answer(qp);
+	if (last)
+		xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, m->local.len);
+	else
+		xe_comp_progress(qp, m, rel);
 	return true;
 }
 
-/* ATOMIC_ACKNOWLEDGE: the original value goes into the local buffer. */
-static bool xe_comp_atomic(struct xe_dev *xe, struct xe_qp *qp, const struct xe_pkt *p)
+/* ATOMIC_ACKNOWLEDGE of the head m: the original value goes into the local buffer. */
+static bool xe_comp_atomic(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
+			   const struct xe_pkt *p)
 {
-	struct xe_qp_req *r = &qp->req;
 	uint64_t orig = p->orig;
 	struct xe_buf src = { .host = (const uint8_t *)&orig, .len = sizeof(orig) };
 
-	if (!xe_wr_is_atomic(r->wqe.opcode))
+	if (!xe_wr_is_atomic(m->wqe.opcode))
 		return false;
-	if (xe_buf_copy(xe, &r->local, 0, &src, 0, sizeof(orig)))
+	if (xe_buf_copy(xe, &m->local, 0, &src, 0, sizeof(orig)))
 		xe_comp_wqe(xe, qp, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY, 0);
 	else
 		xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, sizeof(orig));
 	return true;
 }
 
+/*
+ * The responder runs requests in PSN order, so an answer at psn answers
+ * every message before it: a SEND or WRITE whose ACK was coalesced or lost
+ * completes; a READ or atomic whose answer is missing is asked again.
+ * Returns the head message psn falls in, or NULL.
+ */
+static struct xe_msg *xe_comp_before(struct xe_dev *xe, struct xe_qp *qp, uint32_t psn)
+{
+	struct xe_msg *h;
+
+	while (qp->state == XRNIC_QPS_RTS && xe_req_in_flight(qp)) {
+		h = xe_req_msg(qp, qp->sq_ci);
+		if (xe_psn_before(psn, h->first_psn))
+			return NULL;		/* stale */
+		if (xe_psn_diff(psn, h->first_psn) < h->npsn)
+			return h;
+		if (xe_wr_is_rd_atomic(h->wqe.opcode)) {
+			xe_comp_gap(xe, qp, (h->first_psn + h->done) & XE_PSN_MASK);
+			return NULL;
+		}
+		xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, h->local.len);
+	}
+	return NULL;
+}
+
 void xe_comp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 {
-	struct xe_qp_req *r = &qp->req;
 	const struct xe_pkt *p = &rx->pkt;
-	uint32_t rel = xe_psn_diff(p->psn, r->first_psn);
+	struct xe_msg *h = xe_comp_before(xe, qp, p->psn);
+	uint32_t rel;
 	bool used;
 
-	/* Only answers within the message in flight count; others are stale. */
-	if (qp->state != XRNIC_QPS_RTS || !r->busy || rel >= r->npsn)
+	/* Only answers within the messages in flight count; others are stale. */
+	if (!h) {
 		used = false;
-	else if (p->mask & XE_PKT_ACK)
-		used = xe_comp_ack(xe, qp, p, rel);
-	else if (p->mask & XE_PKT_READ)
-		used = xe_comp_read(xe, qp, rx, rel);
-	else
-		used = xe_comp_atomic(xe, qp, p);
+	} else {
+		rel = xe_psn_diff(p->psn, h->first_psn);
+		if (p->mask & XE_PKT_ACK)
+			used = xe_comp_ack(xe, qp, h, p, rel);
+		else if (p->mask & XE_PKT_READ)
+			used = xe_comp_read(xe, qp, h, rx, rel);
+		else
+			used = xe_comp_atomic(xe, qp, h, p);
+	}
 	if (!used)
 		xe->counters[XRNIC_CNT_RX_DROPPED]++;
 }
@@ -233,6 +286,8 @@ void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp)
 			     XRNIC_WC_RECV, 0, 0, 0, 0);
 	}
 	memset(&qp->req, 0, sizeof(qp->req));
+	qp->req.sq_next = qp->sq_ci;
+	qp->req.send_idx = qp->sq_ci;
 	memset(&qp->resp, 0, sizeof(qp->resp));
 }
 

@@ -210,7 +210,7 @@ static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 			progress = true;
 		if (pass == XE_POLL_PASSES)
 			xe->work = true;
-		if (qp->req.busy && qp->req.timer != XE_TIMER_NONE) {
+		if (qp->req.timer != XE_TIMER_NONE) {
 			wait = qp->req.wait_until > now ? qp->req.wait_until - now : 0;
 			if (*next < 0 || wait < *next)
 				*next = wait;

@@ -121,8 +121,12 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 			.qpn = htole32(lb->qpn[i]),
 			.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS |
 					     XRNIC_QP_DEST_QPN | XRNIC_QP_RNR_RETRY |
-					     XRNIC_QP_PATH_MTU | XRNIC_QP_AV),
+					     XRNIC_QP_PATH_MTU | XRNIC_QP_AV |
+					     XRNIC_QP_MAX_QP_RD_ATOMIC |
+					     XRNIC_QP_MAX_DEST_RD_ATOMIC),
 			.dest_qpn = htole32(lb->qpn[!i]),
+			.max_rd_atomic = XE_LB_RD_ATOMIC,
+			.max_dest_rd_atomic = XE_LB_RD_ATOMIC,
 			.path_mtu = XE_LB_PATH_MTU,
 			.access_flags = htole16(XRNIC_ACCESS_REMOTE_WRITE |
 						XRNIC_ACCESS_REMOTE_READ |

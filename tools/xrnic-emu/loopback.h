@@ -4,7 +4,8 @@
  * fuzzer and the engine benchmark: an admin queue, one PD, one MR over a
  * range of guest RAM, one event queue, one CQ and two RC QPs in RTS
  * connected to each other (loopback: GID 0, the default GID of the MAC, is
- * both paths' destination) with a 4096-byte path MTU.  Guest RAM layout below.
+ * both paths' destination) with a 4096-byte path MTU and 16 READs or
+ * atomics in flight each way.  Guest RAM layout below.
  */
 #ifndef XE_LOOPBACK_H
 #define XE_LOOPBACK_H
@@ -25,6 +26,7 @@
 #define XE_LB_DEPTH		16
 #define XE_LB_BUF		0x40000u	/* the MR */
 #define XE_LB_PATH_MTU		5		/* IB_MTU_4096, as perftest picks */
+#define XE_LB_RD_ATOMIC		16		/* max_rd_atomic, max_dest_rd_atomic */
 
 struct xe_lb {
 	uint32_t pdn, cqn, key;

@@ -87,6 +87,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	uint64_t sq_addr = le64toh(c->sq_addr), rq_addr = le64toh(c->rq_addr);
 	uint8_t *sq, *rq, *db;
 	struct xe_atomic_done *atomics;
+	struct xe_msg *msgs;
 	struct xe_cq *scq, *rcq;
 	struct xe_pd *pd;
 	struct xe_qp *qp;
@@ -111,8 +112,12 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	if (slot == XE_QPN_SLOT_END)
 		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "QP table full");
 	atomics = calloc(XE_MAX_RD_ATOMIC, sizeof(*atomics));
-	if (!atomics)
-		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "no memory for the replay cache");
+	msgs = calloc(XE_SQ_WINDOW, sizeof(*msgs));
+	if (!atomics || !msgs) {
+		free(msgs);
+		free(atomics);
+		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "no memory for the QP's state");
+	}
 
 	qp = &xe->qp[slot];
 	*qp = (struct xe_qp){
@@ -135,6 +140,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		.rq = rq,
 		.db = (struct xrnic_qp_db *)db,
 		.atomics = atomics,
+		.msgs = msgs,
 	};
 	pd->refs++;
 	scq->refs++;
@@ -158,6 +164,7 @@ uint8_t xe_cmd_destroy_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	xe->pd[qp->pdn].refs--;
 	xe->cq[qp->send_cqn].refs--;
 	xe->cq[qp->recv_cqn].refs--;
+	free(qp->msgs);
 	free(qp->atomics);
 	/* The next QP in this slot gets another qpn. */
 	*qp = (struct xe_qp){ .gen = qp->gen + 1 };
@@ -376,7 +383,9 @@ void xe_qp_drop_all(struct xe_dev *xe)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(xe->qp); i++)
+	for (i = 0; i < ARRAY_SIZE(xe->qp); i++) {
+		free(xe->qp[i].msgs);
 		free(xe->qp[i].atomics);
+	}
 	memset(xe->qp, 0, sizeof(xe->qp));
 }

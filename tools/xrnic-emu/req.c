@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The requester: takes the send queue's WQEs in order, checks each (opcode,
- * flags, SGEs and their lkeys) and sends it as request packets: a SEND or
- * WRITE cut at the path MTU into FIRST, MIDDLE and LAST packets (or one
- * ONLY), one PSN each; a READ as one request that takes a PSN for each
- * response packet it asks for; an atomic as one request.  The completer
- * (comp.c) completes the WQE from the answers; the requester resends from
- * a PSN when the completer asks for it (an RNR NAK, a sequence NAK, READ
- * responses missing: a READ asks again for the part not in) and
- * when no answer came within the QP's timeout, within rnr_retry and
- * retry_cnt.
+ * The requester: takes the send queue's WQEs in order into a window of
+ * messages in flight (struct xe_qp_req), checks each (opcode, flags, SGEs
+ * and their lkeys) and sends it as request packets: a SEND or WRITE cut at
+ * the path MTU into FIRST, MIDDLE and LAST packets (or one ONLY), one PSN
+ * each; a READ as one request that takes a PSN for each response packet
+ * it asks for; an atomic as one request.  The completer (comp.c) completes
+ * the messages in order from the answers; the requester sends again from
+ * a PSN on when the completer asks for it (an RNR NAK, a sequence NAK, an
+ * answer missing: a READ asks again for the part not in) and from the
+ * first packet not answered when no answer came within the QP's timeout,
+ * within rnr_retry and retry_cnt.
  */
 #include <errno.h>
 
@@ -81,7 +82,7 @@ bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code)
 			return false;
 		r->rnr_left--;
 	}
-	r->next_psn = psn;
+	xe_req_rewind(qp, psn);
 	r->timer = XE_TIMER_RNR;
 	r->wait_until = xe_now_ns() + (int64_t)xe_rnr_timer_us[rnr_code & 31] * 1000;
 	return true;
@@ -92,9 +93,10 @@ bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
 	struct xe_qp_req *r = &qp->req;
 
 	/*
-	 * A NAK past the previous one's PSN: the message advanced in between,
-	 * so its retries start over, as rxe's do on progress; a long message
-	 * on a lossy wire is not failed for losses it recovered from.
+	 * A retry past the previous one's PSN: the messages advanced in
+	 * between, so the retries start over, as rxe's do on progress; a
+	 * long message on a lossy wire is not failed for losses it recovered
+	 * from.
 	 */
 	if (xe_psn_before(r->retry_psn, psn))
 		r->retry_left = qp->attr.retry_cnt;
@@ -102,7 +104,7 @@ bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
 		return false;
 	r->retry_left--;
 	r->retry_psn = psn;
-	r->next_psn = psn;
+	xe_req_rewind(qp, psn);
 	r->timer = XE_TIMER_RESEND;
 	r->wait_until = 0;
 	return true;
@@ -112,6 +114,21 @@ void xe_req_wait_answer(struct xe_qp *qp)
 {
 	qp->req.timer = XE_TIMER_ACK;
 	qp->req.wait_until = xe_now_ns() + xe_ack_timeout_ns(qp->attr.timeout);
+}
+
+void xe_req_rewind(struct xe_qp *qp, uint32_t psn)
+{
+	struct xe_qp_req *r = &qp->req;
+	const struct xe_msg *m;
+	uint32_t idx;
+
+	for (idx = qp->sq_ci; idx != r->sq_next; idx++) {
+		m = xe_req_msg(qp, idx);
+		if (xe_psn_diff(psn, m->first_psn) < m->npsn)
+			break;
+	}
+	r->send_idx = idx;
+	r->next_psn = idx == r->sq_next ? qp->attr.sq_psn : psn;
 }
 
 /* The BTH opcode of packet i of n of a SEND or WRITE. */
@@ -131,98 +148,183 @@ static uint8_t xe_req_opcode(uint8_t wr, uint32_t i, uint32_t n)
 	return ops[wr][xe_pkt_pos(i, n)];
 }
 
-/*
- * Send the head WQE's packets from next_psn on, until the last is out or
- * an answer (in loopback it comes at once) completed the WQE or asked for
- * a retry.
- */
-static void xe_req_send(struct xe_dev *xe, struct xe_qp *qp, bool again)
+/* Packet i of message m, from the PSN it takes. */
+static void xe_req_packet(const struct xe_qp *qp, struct xe_msg *m, uint32_t i,
+			  struct xe_pkt *p)
 {
-	struct xe_qp_req *r = &qp->req;
-	const struct xrnic_sqe *w = &r->wqe;
-	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu), i;
-	struct xe_pkt p;
+	const struct xrnic_sqe *w = &m->wqe;
+	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu);
 
-	r->timer = XE_TIMER_NONE;
-	r->wait_until = 0;
-	while (r->busy && r->timer == XE_TIMER_NONE &&
-	       (i = xe_psn_diff(r->next_psn, r->first_psn)) < r->npsn) {
-		p = (struct xe_pkt){ .qpn = qp->attr.dest_qpn, .psn = r->next_psn, .ackreq = true };
-		switch (w->opcode) {
-		case XRNIC_WR_RDMA_READ:
-			/*
-			 * From response i on: a resent READ asks only for what
-			 * has not come (IBTA 9.4.4: the responder answers a
-			 * duplicate READ for any part of the original).
-			 */
-			p.opcode = XE_OP_READ_REQUEST;
-			p.va = le64toh(w->remote_addr) + (uint64_t)i * mtu;
-			p.rkey = le32toh(w->rkey);
-			p.dma_len = r->local.len - (uint64_t)i * mtu;
-			r->resp_psn = r->next_psn;
-			r->read_start = i;
-			break;
-		case XRNIC_WR_ATOMIC_CMP_AND_SWP:
-		case XRNIC_WR_ATOMIC_FETCH_AND_ADD:
-			p.opcode = w->opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP ? XE_OP_CMP_SWAP :
-									      XE_OP_FETCH_ADD;
-			p.va = le64toh(w->remote_addr);
-			p.rkey = le32toh(w->rkey);
-			p.swap_add = w->opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP ?
-				     le64toh(w->atomic.swap) : le64toh(w->atomic.compare_add);
-			p.compare = le64toh(w->atomic.compare_add);
-			break;
-		default:
-			p.opcode = xe_req_opcode(w->opcode, i, r->npsn);
-			/* The last packet asks an ACK, and every XE_ACK_EVERY-th on the way. */
-			p.ackreq = i == r->npsn - 1 || (i + 1) % XE_ACK_EVERY == 0;
-			p.se = p.ackreq && (w->flags & XRNIC_SQE_SOLICITED);
-			p.va = le64toh(w->remote_addr);
-			p.rkey = le32toh(w->rkey);
-			p.dma_len = r->local.len;
-			p.imm = w->imm_data_be;
-			p.payload_len = i == r->npsn - 1 ? r->local.len - (uint64_t)i * mtu : mtu;
-			break;
-		}
-		/* The PSN moves on before the answer can come back. */
-		r->next_psn = (r->next_psn + (p.opcode == XE_OP_READ_REQUEST ? r->npsn - i : 1)) &
-			      XE_PSN_MASK;
-		if (again)
-			xe->counters[XRNIC_CNT_RETRANSMITS]++;
-		xe_wire_send(xe, qp, &p, &r->local, (uint64_t)i * mtu);
+	*p = (struct xe_pkt){
+		.qpn = qp->attr.dest_qpn,
+		.psn = (m->first_psn + i) & XE_PSN_MASK,
+		.ackreq = true,
+		.va = le64toh(w->remote_addr),
+		.rkey = le32toh(w->rkey),
+	};
+	switch (w->opcode) {
+	case XRNIC_WR_RDMA_READ:
+		/*
+		 * From response i on: a resent READ asks only for what has
+		 * not come (IBTA 9.4.4: the responder answers a duplicate
+		 * READ for any part of the original).
+		 */
+		p->opcode = XE_OP_READ_REQUEST;
+		p->va += (uint64_t)i * mtu;
+		p->dma_len = m->local.len - (uint64_t)i * mtu;
+		m->read_start = i;
+		break;
+	case XRNIC_WR_ATOMIC_CMP_AND_SWP:
+		p->opcode = XE_OP_CMP_SWAP;
+		p->swap_add = le64toh(w->atomic.swap);
+		p->compare = le64toh(w->atomic.compare_add);
+		break;
+	case XRNIC_WR_ATOMIC_FETCH_AND_ADD:
+		p->opcode = XE_OP_FETCH_ADD;
+		p->swap_add = le64toh(w->atomic.compare_add);
+		break;
+	default:
+		p->opcode = xe_req_opcode(w->opcode, i, m->npsn);
+		/* The last packet asks an ACK, and every XE_ACK_EVERY-th on the way. */
+		p->ackreq = i == m->npsn - 1 || (i + 1) % XE_ACK_EVERY == 0;
+		p->se = p->ackreq && (w->flags & XRNIC_SQE_SOLICITED);
+		p->dma_len = m->local.len;
+		p->imm = w->imm_data_be;
+		p->payload_len = i == m->npsn - 1 ? m->local.len - (uint64_t)i * mtu : mtu;
+		break;
 	}
-	if (r->busy && r->timer == XE_TIMER_NONE)
-		xe_req_wait_answer(qp);
 }
 
-/* Take the head WQE: check it, and set up its PSNs; false if it failed. */
-static bool xe_req_start(struct xe_dev *xe, struct xe_qp *qp)
+/* The first PSN of the window: the head message's first packet not answered. */
+static uint32_t xe_req_window_base(const struct xe_qp *qp)
+{
+	const struct xe_msg *h = xe_req_msg(qp, qp->sq_ci);
+
+	return (h->first_psn + h->done) & XE_PSN_MASK;
+}
+
+/*
+ * Send the packets of the message at send_idx from next_psn on, until its
+ * last is out, the PSN window is full, or an answer (in loopback it comes
+ * at once) moved the requester elsewhere: a retry, an RNR wait, an error.
+ * Then the ACK timer runs.  True when a packet left.
+ */
+static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
+{
+	struct xe_qp_req *r = &qp->req;
+	uint32_t idx = r->send_idx, i;
+	bool sent = false, again;
+	struct xe_msg *m;
+	struct xe_pkt p;
+
+	while (qp->state == XRNIC_QPS_RTS && r->send_idx == idx && idx != r->sq_next &&
+	       (r->timer == XE_TIMER_NONE || r->timer == XE_TIMER_ACK)) {
+		m = xe_req_msg(qp, idx);
+		i = xe_psn_diff(r->next_psn, m->first_psn);
+		/* What the responder has answered need not go again. */
+		if (idx == qp->sq_ci && i < m->done)
+			i = m->done;
+		if (i >= m->npsn) {
+			r->send_idx++;
+			r->next_psn = r->send_idx == r->sq_next ? qp->attr.sq_psn :
+				      xe_req_msg(qp, r->send_idx)->first_psn;
+			break;
+		}
+		p.psn = (m->first_psn + i) & XE_PSN_MASK;
+		if (xe_psn_diff(p.psn, xe_req_window_base(qp)) >= XE_PSN_WINDOW)
+			break;
+		xe_req_packet(qp, m, i, &p);
+		/* The PSN moves on before the answer can come back. */
+		r->next_psn = (p.psn + (p.opcode == XE_OP_READ_REQUEST ? m->npsn - i : 1)) &
+			      XE_PSN_MASK;
+		again = xe_psn_before(p.psn, r->fresh_psn);
+		if (again)
+			xe->counters[XRNIC_CNT_RETRANSMITS]++;
+		else
+			r->fresh_psn = r->next_psn;
+		sent = true;
+		xe_wire_send(xe, qp, &p, &m->local, (uint64_t)i * xe_mtu_bytes(qp->attr.path_mtu));
+	}
+	if (xe_req_in_flight(qp) && r->timer == XE_TIMER_NONE)
+		xe_req_wait_answer(qp);
+	return sent;
+}
+
+/*
+ * Take the next WQE into the window: check it and give it its PSNs.
+ * Returns 1 when taken, 0 when there is none or it must wait, -1 when it
+ * failed (completed with an error, the QP in ERR).
+ */
+static int xe_req_take(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 {
 	struct xe_qp_req *r = &qp->req;
 	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu);
+	struct xe_msg *m = xe_req_msg(qp, r->sq_next);
+	uint32_t rd_max = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
+	uint8_t status = 0, verr = 0;
+	bool rd;
 
+	if (pi == r->sq_next || r->sq_next - qp->sq_ci >= XE_SQ_WINDOW)
+		return 0;
 	/* The guest may rewrite the slot: work on a copy. */
-	memcpy(&r->wqe, qp->sq + (size_t)(qp->sq_ci & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
-	       sizeof(r->wqe));
-	r->busy = true;
-	if (xe_req_check(qp, &r->wqe, r->pieces, &r->local)) {
-		xe_comp_wqe(xe, qp, XRNIC_WC_LOC_QP_OP_ERR, XRNIC_VERR_BAD_WQE, 0);
-		return false;
+	memcpy(&m->wqe, qp->sq + (size_t)(r->sq_next & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
+	       sizeof(m->wqe));
+	rd = xe_wr_is_rd_atomic(m->wqe.opcode);
+	/*
+	 * A fenced WQE waits for the READs and atomics before it (IBTA
+	 * 10.8.3.3); max_rd_atomic of them may be in flight, 0 meaning one.
+	 */
+	if (r->rd_atomic && ((m->wqe.flags & XRNIC_SQE_FENCE) || (rd && r->rd_atomic >= rd_max)))
+		return 0;
+	if (xe_req_check(qp, &m->wqe, m->pieces, &m->local)) {
+		status = XRNIC_WC_LOC_QP_OP_ERR;
+		verr = XRNIC_VERR_BAD_WQE;
+	} else if (xe_buf_check(xe, &m->local)) {
+		status = XRNIC_WC_LOC_PROT_ERR;
+		verr = XRNIC_VERR_LKEY;
 	}
-	if (xe_buf_check(xe, &r->local)) {
-		xe_comp_wqe(xe, qp, XRNIC_WC_LOC_PROT_ERR, XRNIC_VERR_LKEY, 0);
-		return false;
+	if (status) {
+		/* Completions keep their order: it fails once it is the head. */
+		if (xe_req_in_flight(qp))
+			return 0;
+		r->sq_next++;
+		xe_comp_wqe(xe, qp, status, verr, 0);
+		return -1;
 	}
-	r->first_psn = qp->attr.sq_psn;
-	r->next_psn = r->first_psn;
-	r->resp_psn = r->first_psn;
-	r->npsn = xe_wr_is_atomic(r->wqe.opcode) ? 1 : xe_pkt_count(r->local.len, mtu);
-	r->rnr_left = qp->attr.rnr_retry;
-	r->retry_left = qp->attr.retry_cnt;
-	r->retry_psn = r->first_psn;
-	r->acked = 0;
-	r->read_gap = false;
-	qp->attr.sq_psn = (r->first_psn + r->npsn) & XE_PSN_MASK;
+	if (!xe_req_in_flight(qp)) {
+		r->fresh_psn = qp->attr.sq_psn;
+		r->rnr_left = qp->attr.rnr_retry;
+		r->retry_left = qp->attr.retry_cnt;
+		r->retry_psn = qp->attr.sq_psn;
+	}
+	m->first_psn = qp->attr.sq_psn;
+	m->npsn = xe_wr_is_atomic(m->wqe.opcode) ? 1 : xe_pkt_count(m->local.len, mtu);
+	m->done = 0;
+	m->read_start = 0;
+	qp->attr.sq_psn = (m->first_psn + m->npsn) & XE_PSN_MASK;
+	r->rd_atomic += rd;
+	r->sq_next++;
+	/* send_idx was sq_next: nothing else waits to be sent. */
+	r->next_psn = m->first_psn;
+	return 1;
+}
+
+/* The requester's timer expired; false when it failed the QP. */
+static bool xe_req_expire(struct xe_dev *xe, struct xe_qp *qp)
+{
+	struct xe_qp_req *r = &qp->req;
+
+	if (r->timer == XE_TIMER_ACK) {
+		/* No answer in time: send again from the first packet not answered. */
+		if (!r->retry_left) {
+			xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
+			return false;
+		}
+		r->retry_left--;
+		xe_req_rewind(qp, xe_req_window_base(qp));
+	}
+	r->timer = XE_TIMER_NONE;
+	r->wait_until = 0;
 	return true;
 }
 
@@ -230,6 +332,7 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 {
 	struct xe_qp_req *r = &qp->req;
 	uint32_t pi;
+	int taken;
 
 	if (qp->state == XRNIC_QPS_ERR) {
 		pi = le32toh(__atomic_load_n(&qp->db->sq_pi, __ATOMIC_ACQUIRE));
@@ -241,25 +344,7 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 	}
 	if (qp->state != XRNIC_QPS_RTS)
 		return false;
-	if (r->busy) {
-		if (r->wait_until && xe_now_ns() < r->wait_until)
-			return false;
-		/* No answer in time: send the message again. */
-		if (r->timer == XE_TIMER_ACK) {
-			if (!r->retry_left) {
-				xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
-				return true;
-			}
-			r->retry_left--;
-			/* From the first packet not ACKed, or READ response not in. */
-			r->next_psn = (r->first_psn + r->acked) & XE_PSN_MASK;
-		}
-		xe_req_send(xe, qp, true);
-		return true;
-	}
 	pi = le32toh(__atomic_load_n(&qp->db->sq_pi, __ATOMIC_ACQUIRE));
-	if (pi == qp->sq_ci)
-		return false;
 	if (pi - qp->sq_ci > qp->sq_depth) {
 		xe_log(xe, "QP %u: sq_pi %u is more than a ring ahead of %u", qp->qpn, pi,
 		       qp->sq_ci);
@@ -267,7 +352,17 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 		xe_qp_to_err(xe, qp);
 		return true;
 	}
-	if (xe_req_start(xe, qp))
-		xe_req_send(xe, qp, false);
-	return true;
+	if (r->timer != XE_TIMER_NONE && (!r->wait_until || xe_now_ns() >= r->wait_until)) {
+		if (!xe_req_expire(xe, qp))
+			return true;
+	}
+	if (r->timer == XE_TIMER_RNR)
+		return false;
+	/* One message a call: the poll loop takes turns between QPs. */
+	if (r->send_idx == r->sq_next) {
+		taken = xe_req_take(xe, qp, pi);
+		if (taken <= 0)
+			return taken < 0;
+	}
+	return xe_req_send(xe, qp);
 }

@@ -92,6 +92,18 @@ static enum xe_verdict xe_check_qp_access(const struct xe_qp *qp, const struct x
 	return (qp->attr.access_flags & need) == need ? XE_V_DONE : XE_V_NAK_ACCESS;
 }
 
+/*
+ * A READ or atomic needs responder resources: none (max_dest_rd_atomic 0)
+ * is an invalid request, as rxe answers it.  How many are outstanding is
+ * the requester's to bound; the replay cache holds the most it may have.
+ */
+static enum xe_verdict xe_check_resources(const struct xe_qp *qp, const struct xe_pkt *p)
+{
+	if ((p->mask & (XE_PKT_READ | XE_PKT_ATOMIC)) && !qp->attr.max_dest_rd_atomic)
+		return XE_V_NAK_INV_REQ;
+	return XE_V_DONE;
+}
+
 /* The next receive WQE, copied into resp.rqe; RNR when there is none. */
 static enum xe_verdict xe_resp_take_rqe(struct xe_dev *xe, struct xe_qp *qp)
 {
@@ -326,6 +338,7 @@ static enum xe_verdict xe_resp_execute(struct xe_dev *xe, struct xe_qp *qp, cons
 {
 	static enum xe_verdict (*const checks[])(const struct xe_qp *, const struct xe_pkt *) = {
 		xe_check_psn, xe_check_op_seq, xe_check_length, xe_check_qp_access,
+		xe_check_resources,
 	};
 	const struct xe_pkt *p = &rx->pkt;
 	enum xe_verdict v;

@@ -39,6 +39,12 @@ static inline bool xe_wr_is_atomic(uint8_t wr_opcode)
 	return wr_opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP || wr_opcode == XRNIC_WR_ATOMIC_FETCH_AND_ADD;
 }
 
+/* A READ or an atomic: max_rd_atomic bounds those in flight. */
+static inline bool xe_wr_is_rd_atomic(uint8_t wr_opcode)
+{
+	return wr_opcode == XRNIC_WR_RDMA_READ || xe_wr_is_atomic(wr_opcode);
+}
+
 /* wire.c: send a packet of qp built from p and its payload; receive one. */
 void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
 		  const struct xe_buf *payload, uint64_t payload_off);
@@ -62,14 +68,33 @@ void xe_comp_recv(struct xe_dev *xe, struct xe_qp *qp, uint64_t wr_id, uint8_t s
 void xe_qp_to_err(struct xe_dev *xe, struct xe_qp *qp);
 void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp);
 
+/* The message of WQE index idx, while it is in flight. */
+static inline struct xe_msg *xe_req_msg(const struct xe_qp *qp, uint32_t idx)
+{
+	return &qp->msgs[idx % XE_SQ_WINDOW];
+}
+
+static inline bool xe_req_in_flight(const struct xe_qp *qp)
+{
+	return qp->req.sq_next != qp->sq_ci;
+}
+
+static inline uint32_t xe_msg_last_psn(const struct xe_msg *m)
+{
+	return (m->first_psn + m->npsn - 1) & XE_PSN_MASK;
+}
+
 /*
- * req.c, for the completer: send the head WQE again from psn, after the
- * RNR timer of rnr_code (rnr_retry counts these) or at once after a
- * sequence NAK (retry_cnt counts these); false when no retry is left.
+ * req.c, for the completer: send again from psn on, the message it falls
+ * in and every one after it (go-back-N), after the RNR timer of rnr_code
+ * (rnr_retry counts these) or at once after a sequence NAK or a gap in
+ * the answers (retry_cnt counts these); false when no retry is left.
  */
 bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code);
 bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn);
-/* Start the ACK timer (again): the packets are out, the answer is not in. */
+/* Start the ACK timer (again): packets are out, their answer is not in. */
 void xe_req_wait_answer(struct xe_qp *qp);
+/* The next packet to send is the one of psn (or the next new one). */
+void xe_req_rewind(struct xe_qp *qp, uint32_t psn);
 
 #endif /* XE_TRANSPORT_H */

@@ -179,25 +179,42 @@ enum xe_timer {
 };
 
 /*
- * Requester and completer (req.c, comp.c): the head WQE of the send queue
- * once its first packet has left, until it completes.  One message is in
- * flight at a time.
+ * The requester keeps up to XE_SQ_WINDOW messages in flight, as IBTA RC
+ * allows (go-back-N: a loss sends again from the lost packet on), and
+ * sends a packet only while it is less than XE_PSN_WINDOW PSNs past the
+ * first one not answered yet, so that a loss costs at most that many
+ * packets sent again.  READs and atomics in flight are bounded by the
+ * QP's max_rd_atomic.
  */
-struct xe_qp_req {
-	bool busy;			/* the head WQE is in flight */
+#define XE_SQ_WINDOW		64
+#define XE_PSN_WINDOW		256
+
+/* A message in flight: a send queue WQE from when it is taken until it completes. */
+struct xe_msg {
 	struct xrnic_sqe wqe;		/* its copy: the guest may rewrite the slot */
 	struct xe_piece pieces[XRNIC_MAX_SGE];
 	struct xe_buf local;		/* its local buffer: SGEs or wqe's inline data */
-	uint32_t first_psn, npsn;	/* the PSNs the message takes */
-	uint32_t next_psn;		/* the next packet to send */
-	uint32_t resp_psn;		/* READ: the next response expected */
+	uint32_t first_psn, npsn;	/* the PSNs it takes */
+	uint32_t done;			/* its packets ACKed, or READ responses in */
 	uint32_t read_start;		/* READ: the first response the last request asked */
-	bool read_gap;			/* READ: asked again for resp_psn after a gap */
+};
+
+/*
+ * Requester and completer (req.c, comp.c).  WQEs sq_ci .. sq_next - 1
+ * are in flight, each in msgs[index % XE_SQ_WINDOW] of struct xe_qp; the
+ * completer completes them in order from sq_ci.
+ */
+struct xe_qp_req {
+	uint32_t sq_next;		/* the next WQE to take (free-running) */
+	uint32_t send_idx;		/* the message whose packet goes next; sq_next: none */
+	uint32_t next_psn;		/* that packet */
+	uint32_t fresh_psn;		/* the first PSN never sent: packets before it are resent */
+	uint32_t rd_atomic;		/* READs and atomics in flight */
+	bool gap;			/* asked again after an answer past the one expected */
 	enum xe_timer timer;
 	int64_t wait_until;		/* CLOCK_MONOTONIC ns the timer expires */
-	uint8_t rnr_left, retry_left;	/* retries left for this message */
+	uint8_t rnr_left, retry_left;	/* retries left; progress gives them back */
 	uint32_t retry_psn;		/* where the last sequence-NAK retry began */
-	uint32_t acked;			/* packets the responder ACKed, READ responses in */
 };
 
 /* Responder (resp.c): the message being received. */
@@ -246,6 +263,7 @@ struct xe_qp {
 	 * many atomics as a requester may have outstanding.
 	 */
 	struct xe_atomic_done *atomics;
+	struct xe_msg *msgs;		/* XE_SQ_WINDOW: the messages in flight */
 };
 
 /*

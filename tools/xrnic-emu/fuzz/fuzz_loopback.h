@@ -42,17 +42,28 @@ static struct xe_dev *fuzz_device(void)
 	return &xe;
 }
 
-/* Every QP ends in RTS or ERR, and one in ERR has nothing in flight. */
+/*
+ * Every QP ends in RTS or ERR, and one in ERR has nothing in flight; the
+ * window holds at most XE_SQ_WINDOW messages, the next to send among them,
+ * and no more READs and atomics than max_rd_atomic (0 counting as 1).
+ */
 static __attribute__((no_sanitize("coverage"))) void fuzz_check_qps(const struct xe_dev *xe)
 {
+	const struct xe_qp_req *r;
 	const struct xe_qp *qp;
 	unsigned int slot;
+	uint32_t n;
 
 	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++) {
 		qp = &xe->qp[slot];
 		if (!qp->live)
 			continue;
-		if (qp->state == XRNIC_QPS_ERR && (qp->req.busy || qp->req.timer))
+		r = &qp->req;
+		n = r->sq_next - qp->sq_ci;
+		if (n > XE_SQ_WINDOW || r->send_idx - qp->sq_ci > n || r->rd_atomic > n ||
+		    r->rd_atomic > (qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1u))
+			abort();
+		if (qp->state == XRNIC_QPS_ERR && (n || r->timer))
 			abort();
 		if (qp->state != XRNIC_QPS_ERR && qp->state != XRNIC_QPS_RTS)
 			abort();

@@ -42,7 +42,11 @@ static void post_recvs(struct xe_lb *lb, int i)
 	db->rq_pi = htole32(4);
 }
 
-/* QP 0 sends one WQE to a QPN nobody has: it stays in flight. */
+/*
+ * QP 0 sends WQEs to a QPN nobody has, so that they stay in flight: none
+ * (pick 0), one of opcode pick (1..4), or three from it on (5..8), so
+ * that answers meet a window of messages.
+ */
 static void post_in_flight(struct xe_lb *lb, uint8_t pick, uint32_t len)
 {
 	static const uint8_t ops[] = { XRNIC_WR_SEND, XRNIC_WR_RDMA_WRITE, XRNIC_WR_RDMA_READ,
@@ -51,26 +55,30 @@ static void post_in_flight(struct xe_lb *lb, uint8_t pick, uint32_t len)
 				   .attr_mask = htole32(XRNIC_QP_DEST_QPN) };
 	struct xrnic_qp_db *db = (void *)(xe->mem.base + XE_LB_QP_DB(0));
 	struct xrnic_sqe *w = (void *)(xe->mem.base + XE_LB_QP(0));
+	unsigned int i, n = pick > 4 ? 3 : 1;
 	uint8_t op;
 
 	if (!pick)
 		return;
-	op = ops[(pick - 1) % ARRAY_SIZE(ops)];
 	if (xe_lb_admin(xe, lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL))
 		abort();
-	*w = (struct xrnic_sqe){ .opcode = op, .flags = XRNIC_SQE_SIGNALED, .num_sge = 1,
-				 .remote_addr = htole64(XE_LB_BUF + 2 * PAGE),
-				 .rkey = htole32(lb->key) };
-	if (op == XRNIC_WR_ATOMIC_FETCH_AND_ADD) {
-		w->atomic.sge = (struct xrnic_sge){ htole64(XE_LB_BUF), htole32(8),
-						    htole32(lb->key) };
-	} else {
-		w->sge[0] = (struct xrnic_sge){ htole64(XE_LB_BUF + PAGE), htole32(len),
-						htole32(lb->key) };
+	for (i = 0; i < n; i++, w++) {
+		op = ops[(pick - 1 + i) % ARRAY_SIZE(ops)];
+		*w = (struct xrnic_sqe){ .opcode = op, .flags = XRNIC_SQE_SIGNALED, .num_sge = 1,
+					 .remote_addr = htole64(XE_LB_BUF + 2 * PAGE),
+					 .rkey = htole32(lb->key) };
+		if (op == XRNIC_WR_ATOMIC_FETCH_AND_ADD) {
+			w->atomic.sge = (struct xrnic_sge){ htole64(XE_LB_BUF), htole32(8),
+							    htole32(lb->key) };
+		} else {
+			w->sge[0] = (struct xrnic_sge){ htole64(XE_LB_BUF + PAGE), htole32(len),
+							htole32(lb->key) };
+		}
 	}
-	db->sq_pi = htole32(1);
+	db->sq_pi = htole32(n);
 	xe_doorbell(xe, 1);
-	xe_dev_poll(xe);
+	while (xe_dev_poll(xe) == 0)
+		;
 }
 
 /* Address the packet to QP 0 or 1, and give a zero rkey the MR's. */
@@ -115,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		post_recvs(&lb, n);
 	}
-	post_in_flight(&lb, data[0] % 5, data[1] * 64u % (2 * PAGE));
+	post_in_flight(&lb, data[0] % 9, data[1] * 64u % (2 * PAGE));
 	data += 2;
 	size -= 2;
 	while (size >= 2) {

@@ -38,3 +38,7 @@ buf=$((0x40000))
   pkt 268; bth 14 0 1; head -c 256 /dev/zero
   pkt 144; bth 15 0 2; aeth 0x1f000001; head -c 128 /dev/zero; } >"$out/read-responses"
 { be 1 4; be 1 0; pkt 24; bth 18 0 0; aeth 0x1f000001; be 8 42; } >"$out/atomic-ack"
+# Three in flight (SEND, WRITE, READ of 64 bytes): one ACK for the first
+# two, then the READ's response.
+{ be 1 5; be 1 1; pkt 16; bth 17 0 1; aeth 0x1f000002
+  pkt 80; bth 16 0 2; aeth 0x1f000003; head -c 64 /dev/zero; } >"$out/window"

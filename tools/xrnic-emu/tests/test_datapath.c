@@ -257,6 +257,28 @@ TEST_F(dev, misaligned_atomic_is_an_invalid_request)
 	EXPECT_EQ(5, word[1]);
 }
 
+/* A responder with no resources for READs and atomics (max_dest_rd_atomic 0) refuses them. */
+TEST_F(dev, reads_to_a_responder_without_rd_atomic_resources_are_invalid_requests)
+{
+	struct xrnic_qp_attr a = { .attr_mask = htole32(XRNIC_QP_MAX_DEST_RD_ATOMIC) };
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	struct dp d;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 0));
+	a.qpn = htole32(d.qpn[1]);
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &d.lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL));
+	memset(gpa(self, BUF_GPA + 2 * PAGE), 0x6b, 100);
+	w = sqe(XRNIC_WR_RDMA_READ, 4, BUF_GPA, 100, d.key);
+	w.remote_addr = htole64(BUF_GPA + 2 * PAGE);
+	w.rkey = htole32(d.key);
+	post_send(self, 0, &w);
+	ASSERT_NE(NULL, c = poll_cq(self, &d));
+	EXPECT_EQ(XRNIC_WC_REM_INV_REQ_ERR, c->status);
+	EXPECT_EQ(XRNIC_QPS_ERR, xe_qp_get(&self->xe, d.qpn[1])->state);
+	EXPECT_NE(0x6b, *gpa(self, BUF_GPA));
+}
+
 TEST_F(dev, send_without_a_receive_exhausts_rnr_retries)
 {
 	struct dp d;
@@ -404,7 +426,7 @@ TEST_F(dev, rnr_nak_resends_from_the_naked_psn)
 	EXPECT_EQ(NULL, poll_cq(self, &d));
 	EXPECT_EQ(tx + 6 + 1, cnt[XRNIC_CNT_TX_PACKETS]);	/* the packets and the RNR NAK */
 	EXPECT_EQ(XE_TIMER_RNR, qp0->req.timer);
-	EXPECT_EQ(qp0->req.first_psn + 5, qp0->req.next_psn);
+	EXPECT_EQ(xe_req_msg(qp0, qp0->sq_ci)->first_psn + 5, qp0->req.next_psn);
 	post_recv(self, 1, 9, BUF_GPA, 0, d.key);
 	qp0->req.wait_until = 1;			/* the RNR timer expires now */
 	xe_doorbell(&self->xe, 1);

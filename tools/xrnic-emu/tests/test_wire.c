@@ -13,7 +13,7 @@
 #define RAM		(1024 * 1024)
 #define BUF		XE_LB_BUF
 #define BUF_LEN		(64 * 1024)
-#define WIRE_SLOTS	256
+#define WIRE_SLOTS	(XE_PSN_WINDOW + 64)
 
 struct wire {
 	unsigned int n;
@@ -555,6 +555,192 @@ TEST_F(wire, an_older_atomic_that_comes_again_is_answered_from_the_replay_cache)
 	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
 }
 
+/* Set attributes of QP 0 of a (and the path MTU of QP 1 of b, which must agree). */
+static uint8_t set_qp(struct side *a, struct side *b, uint32_t mask, uint8_t path_mtu,
+		      uint8_t max_rd_atomic)
+{
+	struct xrnic_qp_attr t = {
+		.qpn = htole32(a->lb.qpn[0]), .attr_mask = htole32(mask),
+		.path_mtu = path_mtu, .max_rd_atomic = max_rd_atomic,
+	};
+	uint8_t st = xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL);
+
+	t.qpn = htole32(b->lb.qpn[1]);
+	t.attr_mask = htole32(mask & XRNIC_QP_PATH_MTU);
+	return st || !(mask & XRNIC_QP_PATH_MTU) ? st :
+	       xe_lb_admin(&b->xe, &b->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL);
+}
+
+/* Let s send what its doorbell asks; returns the frames it put on the wire. */
+static unsigned int send_now(struct side *s)
+{
+	xe_doorbell(&s->xe, 1);
+	while (xe_dev_poll(&s->xe) == 0)
+		;
+	return s->out.n;
+}
+
+/* Keep only frame i of what s put on the wire. */
+static void keep_frame(struct side *s, unsigned int i)
+{
+	memmove(s->out.frame[0], s->out.frame[i], s->out.len[i]);
+	s->out.len[0] = s->out.len[i];
+	s->out.n = 1;
+}
+
+/* The next n CQEs of s: successes with wr_id first, first + 1, ... */
+static int expect_cqes(struct side *s, unsigned int n, uint64_t first)
+{
+	struct xrnic_cqe *c;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		c = poll_cq(s);
+		if (!c || c->status != XRNIC_WC_SUCCESS || le64toh(c->wr_id) != first + i)
+			return -1;
+	}
+	return poll_cq(s) ? -1 : 0;
+}
+
+TEST_F(wire, messages_go_out_without_waiting_and_one_ack_completes_those_before_it)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	unsigned int i;
+
+	fill(a->xe.mem.base + BUF, 800, 4);
+	for (i = 0; i < 8; i++) {
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF + i * 100, 100, a->lb.key, BUF + 20000 + i * 100,
+			b->lb.key);
+		w.wr_id = htole64(i);
+		post_send(a, 0, &w);
+	}
+	ASSERT_EQ(8, send_now(a));		/* all eight, before any answer */
+	ASSERT_EQ(8, deliver(a, b));
+	ASSERT_EQ(8, send_now(b));		/* an ACK each */
+	keep_frame(b, 7);			/* the first seven are lost */
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 8, 0));
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 800));
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+}
+
+TEST_F(wire, a_lost_packet_is_sent_again_with_every_one_after_it)
+{
+	struct side *a = self->a, *b = self->b;
+	uint8_t *dst = b->xe.mem.base + BUF;
+	struct xrnic_sqe w;
+	unsigned int i;
+
+	ASSERT_EQ(0, slow_timeout(a));
+	for (i = 0; i < 6; i++) {
+		memset(a->xe.mem.base + BUF + i * 100, 'a' + i, 100);
+		post_recv(b, 1, BUF + i * 100, 100);
+		w = sqe(XRNIC_WR_SEND, BUF + i * 100, 100, a->lb.key, 0, 0);
+		w.wr_id = htole64(i);
+		post_send(a, 0, &w);
+	}
+	ASSERT_EQ(6, send_now(a));
+	lose_frame(a, 2);
+	/* b takes two, NAKs the gap once, drops the rest; a goes back to it. */
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 6, 0));
+	for (i = 0; i < 6; i++) {
+		ASSERT_NE(NULL, poll_cq(b));
+		EXPECT_EQ('a' + i, dst[i * 100]);
+		EXPECT_EQ('a' + i, dst[i * 100 + 99]);
+	}
+	EXPECT_EQ(NULL, poll_cq(b));
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_SEQ_NAKS_SENT]);
+	EXPECT_EQ(4, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
+}
+
+TEST_F(wire, max_rd_atomic_bounds_the_reads_in_flight_and_a_fence_waits_for_them)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	unsigned int i;
+
+	ASSERT_EQ(0, set_qp(a, b, XRNIC_QP_MAX_QP_RD_ATOMIC, 0, 2));
+	fill(b->xe.mem.base + BUF + 40000, 3000, 6);
+	for (i = 0; i < 3; i++) {
+		w = sqe(XRNIC_WR_RDMA_READ, BUF + i * 1000, 1000, a->lb.key,
+			BUF + 40000 + i * 1000, b->lb.key);
+		w.wr_id = htole64(i);
+		post_send(a, 0, &w);
+	}
+	ASSERT_EQ(2, send_now(a));		/* two READs; the third waits */
+	ASSERT_EQ(2, deliver(a, b));
+	ASSERT_EQ(2, send_now(b));
+	ASSERT_EQ(2, deliver(b, a));
+	ASSERT_EQ(1, send_now(a));		/* the first two are in: the third goes */
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 3, 0));
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 40000, 3000));
+
+	/* A fenced WRITE of what a READ brings waits until it is in. */
+	fill(b->xe.mem.base + BUF + 50000, 100, 9);
+	w = sqe(XRNIC_WR_RDMA_READ, BUF + 5000, 100, a->lb.key, BUF + 50000, b->lb.key);
+	w.wr_id = htole64(3);
+	post_send(a, 0, &w);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF + 5000, 100, a->lb.key, BUF + 20000, b->lb.key);
+	w.wr_id = htole64(4);
+	w.flags |= XRNIC_SQE_FENCE;
+	post_send(a, 0, &w);
+	ASSERT_EQ(1, send_now(a));
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 2, 3));
+	EXPECT_EQ(0, memcmp(b->xe.mem.base + BUF + 20000, b->xe.mem.base + BUF + 50000, 100));
+}
+
+TEST_F(wire, a_later_answer_asks_again_at_once_for_a_read_whose_response_was_lost)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+
+	ASSERT_EQ(0, slow_timeout(a));
+	fill(b->xe.mem.base + BUF + 40000, 1000, 8);
+	w = sqe(XRNIC_WR_RDMA_READ, BUF, 1000, a->lb.key, BUF + 40000, b->lb.key);
+	w.wr_id = htole64(0);
+	post_send(a, 0, &w);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF + 2000, 100, a->lb.key, BUF + 20000, b->lb.key);
+	w.wr_id = htole64(1);
+	post_send(a, 0, &w);
+	ASSERT_EQ(2, send_now(a));
+	ASSERT_EQ(2, deliver(a, b));
+	ASSERT_EQ(2, send_now(b));		/* the READ response, the WRITE's ACK */
+	lose_frame(b, 0);
+	/* No timeout passes: the ACK past the READ makes a ask again. */
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 2, 0));
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 40000, 1000));
+	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
+}
+
+TEST_F(wire, no_more_than_the_psn_window_is_out_unanswered)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	unsigned int i;
+
+	ASSERT_EQ(0, set_qp(a, b, XRNIC_QP_PATH_MTU, 1, 0));	/* 256 bytes */
+	fill(a->xe.mem.base + BUF, 40000, 2);
+	for (i = 0; i < 2; i++) {
+		/* 157 packets each, 314 in all */
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 40000, a->lb.key, BUF + 20000, b->lb.key);
+		w.wr_id = htole64(i);
+		post_send(a, 0, &w);
+	}
+	ASSERT_EQ(XE_PSN_WINDOW, send_now(a));
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 2, 0));
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 40000));
+	EXPECT_EQ(314, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+}
+
 /*
  * Pump both devices and the wire until side s has a CQE (returned), or a
  * bound of 20 s of device time passes (NULL): sleeps while only retry
@@ -582,37 +768,45 @@ static struct xrnic_cqe *wait_cqe(struct side *s, struct side *a, struct side *b
 	return NULL;
 }
 
-TEST_F(wire, sends_arrive_exactly_once_and_in_order_through_injected_faults)
+TEST_F(wire, sends_in_flight_together_arrive_exactly_once_and_in_order_through_faults)
 {
 	struct side *a = self->a, *b = self->b;
 	struct xrnic_qp_attr t = {
 		.attr_mask = htole32(XRNIC_QP_TIMEOUT | XRNIC_QP_RETRY_CNT),
 		.timeout = 8, .retry_cnt = 7,		/* 1 ms, 7 retries */
 	};
-	uint8_t *src = a->xe.mem.base + BUF, *dst = b->xe.mem.base + BUF + 8192;
+	uint8_t *src = a->xe.mem.base + BUF, *dst = b->xe.mem.base + BUF;
 	struct xrnic_sqe w;
 	struct xrnic_cqe *c;
-	uint32_t k;
+	uint32_t k, j, seq;
 
 	ASSERT_EQ(0, xe_faults_parse(&a->xe.faults, "drop=5,dup=2,reorder=2,corrupt=1,seed=7"));
 	ASSERT_EQ(0, xe_faults_parse(&b->xe.faults, "drop=5,dup=2,reorder=2,corrupt=1,seed=8"));
 	t.qpn = htole32(a->lb.qpn[0]);
 	ASSERT_EQ(0, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL));
-	for (k = 0; k < 300; k++) {
-		/* 5000 bytes: two packets, the first k in every byte. */
-		memset(src, (uint8_t)k, 5000);
-		post_recv(b, 1, BUF + 8192, 6000);
-		w = sqe(XRNIC_WR_SEND, BUF, 5000, a->lb.key, 0, 0);
-		post_send(a, 0, &w);
-		ASSERT_NE(NULL, c = wait_cqe(b, a, b)) TH_LOG("SEND %u never arrived", k);
-		EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
-		EXPECT_EQ(5000, le32toh(c->byte_len));
-		EXPECT_EQ((uint8_t)k, dst[0]);
-		EXPECT_EQ((uint8_t)k, dst[4999]);
-		ASSERT_NE(NULL, c = wait_cqe(a, a, b)) TH_LOG("SEND %u not completed", k);
-		ASSERT_EQ(XRNIC_WC_SUCCESS, c->status) TH_LOG("SEND %u", k);
+	/* 40 times 8 SENDs in flight together. */
+	for (k = 0; k < 40; k++) {
+		for (j = 0; j < 8; j++) {
+			/* 5000 bytes: two packets, the sequence number in every byte. */
+			memset(src + j * 5000, (uint8_t)(k * 8 + j), 5000);
+			post_recv(b, 1, BUF + j * 6000, 6000);
+			w = sqe(XRNIC_WR_SEND, BUF + j * 5000, 5000, a->lb.key, 0, 0);
+			post_send(a, 0, &w);
+		}
+		for (j = 0; j < 8; j++) {
+			seq = k * 8 + j;
+			ASSERT_NE(NULL, c = wait_cqe(b, a, b)) TH_LOG("SEND %u never arrived", seq);
+			EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+			EXPECT_EQ(5000, le32toh(c->byte_len));
+			EXPECT_EQ((uint8_t)seq, dst[j * 6000]);
+			EXPECT_EQ((uint8_t)seq, dst[j * 6000 + 4999]);
+		}
+		for (j = 0; j < 8; j++) {
+			ASSERT_NE(NULL, c = wait_cqe(a, a, b)) TH_LOG("SEND %u not completed", k * 8 + j);
+			ASSERT_EQ(XRNIC_WC_SUCCESS, c->status) TH_LOG("SEND %u", k * 8 + j);
+		}
 		/* Exactly once: nothing more arrived. */
-		ASSERT_EQ(NULL, poll_cq(b)) TH_LOG("SEND %u arrived twice", k);
+		ASSERT_EQ(NULL, poll_cq(b)) TH_LOG("a SEND of batch %u arrived twice", k);
 	}
 	EXPECT_LT(0, a->xe.counters[XRNIC_CNT_INJECTED_DROPS] + b->xe.counters[XRNIC_CNT_INJECTED_DROPS]);
 	EXPECT_LT(0, a->xe.counters[XRNIC_CNT_INJECTED_DUPS]);

@@ -13,6 +13,9 @@
  *   write      one RDMA WRITE of -s bytes into the peer's buffer; the peer
  *              checks every byte
  *   read       one RDMA READ of -s bytes of the peer's buffer, checked
+ *   immediate  on QP 0 a SEND with immediate, then an RDMA WRITE with
+ *              immediate of -s bytes: the peer's receives show both
+ *              immediates, in order, and it checks every byte
  *   atomics    -a FETCH_ADDs of 1 per QP on a counter of the peer's; each
  *              side checks that the peer's adds sum exactly on its counter
  *              and that its own saw every earlier value once; then a
@@ -324,6 +327,9 @@ static bool post_send(struct node *n, int q, enum ibv_wr_opcode op, void *local,
 		wr.wr.rdma.remote_addr = raddr;
 		wr.wr.rdma.rkey = ntohl(n->peer.rkey);
 	}
+	/* An immediate is its wr_id's low 32 bits. */
+	if (op == IBV_WR_SEND_WITH_IMM || op == IBV_WR_RDMA_WRITE_WITH_IMM)
+		wr.imm_data = htonl((uint32_t)wr_id);
 	r = ibv_post_send(n->qp[q], &wr, &bad);
 	if (r)
 		printf("# ibv_post_send (opcode %d) on QP %d: %s\n", op, q, strerror(r));
@@ -463,6 +469,62 @@ static bool read_phase(struct node *n, const struct opts *o, int side)
 	return barrier(n);
 }
 
+/*
+ * The next receive on QP 0: op with immediate imm and len bytes, and for
+ * a SEND the bytes want in its slot; then the receive is posted again.
+ */
+static bool recv_imm(struct node *n, const struct opts *o, enum ibv_wc_opcode op,
+		     uint32_t imm, uint32_t len, const uint8_t *want)
+{
+	struct ibv_wc wc;
+	int q, i;
+
+	if (!poll_one(n->rcq, &wc))
+		return false;
+	q = wc.wr_id >> 32;
+	i = (uint32_t)wc.wr_id;
+	if (wc.opcode != op || !(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != imm ||
+	    wc.byte_len != len)
+		FAIL("receive: opcode %d, flags %#x, immediate %#x, %u bytes; not %d, %#x, %u",
+		     wc.opcode, wc.wc_flags, ntohl(wc.imm_data), wc.byte_len, op, imm, len);
+	if (want && memcmp(recv_slot(n, o->size, q, i), want, SEND_BYTES))
+		FAIL("the SEND with immediate arrived with other bytes");
+	return post_recv(n, o->size, q, i);
+}
+
+/* SEND and WRITE with immediate on QP 0, each way: both arrive, in order, intact. */
+static bool imm_phase(struct node *n, const struct opts *o, int side)
+{
+	uint32_t mine = 0x1e000000 | side << 8, theirs = 0x1e000000 | !side << 8;
+	uint8_t *src = own_data(n, o->size), *msg = send_slot(n, o->size, 0);
+	uint8_t want[SEND_BYTES];
+	struct ibv_wc wc;
+	size_t i;
+
+	/* The receives the SENDs left posted take both. */
+	for (i = 0; i < o->size; i++)
+		src[i] = pattern(i, side) ^ 0xa5;
+	memset(n->buf, 0, o->size);
+	fill_send(msg, 0, mine);
+	fill_send(want, 0, theirs);
+	if (!barrier(n))
+		FAIL("the peer went away");
+	if (!post_send(n, 0, IBV_WR_SEND_WITH_IMM, msg, SEND_BYTES, 0, 0, 0, mine | 1) ||
+	    !post_send(n, 0, IBV_WR_RDMA_WRITE_WITH_IMM, src, o->size, be64toh(n->peer.addr),
+		       0, 0, mine | 2) ||
+	    !poll_one(n->scq, &wc) || !poll_one(n->scq, &wc))
+		FAIL("SEND or RDMA WRITE with immediate failed");
+	if (!recv_imm(n, o, IBV_WC_RECV, theirs | 1, SEND_BYTES, want) ||
+	    !recv_imm(n, o, IBV_WC_RECV_RDMA_WITH_IMM, theirs | 2, o->size, NULL))
+		return false;
+	for (i = 0; i < o->size; i++)
+		if (n->buf[i] != (uint8_t)(pattern(i, !side) ^ 0xa5))
+			FAIL("byte %zu of %zu written with immediate by the peer is %#x", i,
+			     o->size, n->buf[i]);
+	printf("# a SEND and a %zu-byte WRITE with immediate each way, all checked\n", o->size);
+	return barrier(n);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -595,7 +657,7 @@ int main(int argc, char **argv)
 	side = o.server != NULL;
 	srand(getpid() ^ time(NULL));
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n1..5\n");
+	printf("TAP version 13\n1..6\n");
 	n.sock = connect_peer(&o);
 	result(n.sock >= 0 && open_node(&n, &o) && connect_qps(&n, &o), "connect");
 	if (!failed)
@@ -607,9 +669,12 @@ int main(int argc, char **argv)
 	if (!failed)
 		result(read_phase(&n, &o, side), "read");
 	if (!failed)
+		result(imm_phase(&n, &o, side), "immediate");
+	if (!failed)
 		result(atomics(&n, &o), "atomics");
-	for (c = n_test; c < 5; c++)
+	for (c = n_test; c < 6; c++)
 		printf("not ok %d verbs_peer.%s # not run: an earlier phase failed\n", c + 1,
-		       (const char *[]){ "", "send_recv", "write", "read", "atomics" }[c]);
+		       (const char *[]){ "", "send_recv", "write", "read", "immediate",
+				   "atomics" }[c]);
 	return failed;
 }
