@@ -42,8 +42,8 @@ ip link set "$nic" mtu $mtu up && ip addr add "$XRDMA_IP/24" dev "$nic" || exit 
 
 echo "TAP version 13"
 case $XRDMA_VM_INDEX in
-1) echo "1..23" ;;
-2) echo "1..18" ;;
+1) echo "1..24" ;;
+2) echo "1..19" ;;
 *) echo "1..5" ;;
 esac
 check "driver_is_$([ $xrnic = 1 ] && echo xrnic || echo virtio_net)" \
@@ -53,6 +53,9 @@ for j in $(seq "$XRDMA_VMS"); do
 	[ "$j" = "$XRDMA_VM_INDEX" ] && continue
 	check "ping_from_vm${XRDMA_VM_INDEX}_to_vm$j" retry 120 quiet ping -c 1 -W 1 "xrdma-vm$j"
 done
+
+# The RDMA port's active MTU in bytes (ibv_devinfo).
+active_mtu() { ibv_devinfo -d xrnic0 | awk '/active_mtu:/ { print $2 }'; }
 
 # Echo requests this guest answered (/proc/net/snmp, Icmp InEchos).
 in_echos() {
@@ -86,6 +89,7 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	check ibv_query_gid_answers_through_the_provider \
 		sh -c "ibv_devinfo -v -d xrnic0 | grep -q '::ffff:$XRDMA_IP.*RoCE v2'"
 	check rdma_link_shows_the_netdev sh -c "rdma link show xrnic0/1 | grep -q 'netdev $nic'"
+	check active_mtu_fits_mtu_1500 test "$(active_mtu)" = 1024
 
 	# A full RX ring: guest 3 floods us while the host freezes this guest
 	# (its device keeps receiving); the device drops and counts, and once
@@ -159,6 +163,12 @@ check reloaded_link_carries_frames retry 30 quiet ping -c 1 -W 1 xrdma-vm3
 # Guest 2 has MTU 1500: its RX buffers are too small for these.
 quiet ping -c 3 -W 1 -s 8000 xrdma-vm2
 check mtu_change_while_up sh -c "ip link set $nic mtu 4000 && ip link set $nic mtu $mtu"
+# RoCE packets fit the netdev: 4000 bytes hold 2048-byte payloads, 9000 4096.
+mtu_4000_then_back() {
+	ip link set "$nic" mtu 4000 && [ "$(active_mtu)" = 2048 ] &&
+		ip link set "$nic" mtu $mtu && [ "$(active_mtu)" = 4096 ]
+}
+check active_mtu_follows_the_netdev_mtu mtu_4000_then_back
 check mtu_changed_link_carries_frames retry 30 quiet ping -c 1 -W 1 xrdma-vm3
 # RTR resolves paths through ARP and ND (its own KTAP lines; with
 # scripts/xrdma-vm run --add tools/testing/selftests/xrdma/build:/selftests).

@@ -134,6 +134,7 @@ void xr_gid_table_destroy(struct xr_device *xdev);
 int xr_query_gid(struct xr_device *xdev, u32 port, u32 index, u8 gid[16],
 		 char ndev_name[IFNAMSIZ]);
 struct net_device *xr_port_netdev(struct xr_device *xdev, u32 port);
+int xr_query_port(struct xr_device *xdev, u32 port, struct xr_port_attr *attr);
 
 /* addr.c */
 int xr_resolve_dmac(struct xr_device *xdev, u32 port, u8 sgid_index,

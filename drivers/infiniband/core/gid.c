@@ -288,6 +288,48 @@ struct net_device *xr_port_netdev(struct xr_device *xdev, u32 port)
 	return ndev;
 }
 
+/* RoCE v2 headers around a payload: IP (IPv6's GRH), UDP, BTH, the longest extensions, ICRC. */
+#define XR_ROCE_OVERHEAD	(40 + 8 + 12 + 4 + 28 + 4)
+
+/* The largest IB MTU code whose packets fit a net_device MTU (as Linux's iboe_get_mtu()). */
+static u8 xr_mtu_of_netdev(unsigned int mtu)
+{
+	unsigned int room = mtu > XR_ROCE_OVERHEAD ? mtu - XR_ROCE_OVERHEAD : 0;
+	u8 code = 5;	/* 4096 */
+
+	while (code > 1 && (128u << code) > room)
+		code--;
+	return code;
+}
+
+/**
+ * xr_query_port - a port's attributes, its active MTU within its net_device's
+ * @xdev: the device
+ * @port: port number, from 1
+ * @attr: filled in
+ *
+ * The driver reports what the port can do; its RoCE packets must also fit
+ * the MTU of the net_device they leave through, so the active MTU is the
+ * smaller of the two, as Linux's RoCE drivers report it (256 at least).
+ *
+ * Return: 0, or the driver's error.
+ */
+int xr_query_port(struct xr_device *xdev, u32 port, struct xr_port_attr *attr)
+{
+	struct net_device *ndev;
+	int ret;
+
+	ret = xdev->ops->query_port(xdev, port, attr);
+	if (ret)
+		return ret;
+	ndev = xr_port_netdev(xdev, port);
+	if (ndev) {
+		attr->active_mtu = min(attr->active_mtu, xr_mtu_of_netdev(READ_ONCE(ndev->mtu)));
+		dev_put(ndev);
+	}
+	return 0;
+}
+
 static int xr_gid_netdev_event(struct notifier_block *nb, unsigned long event,
 			       void *ptr)
 {

@@ -156,7 +156,7 @@ static int xr_nl_fill_port(struct sk_buff *skb, struct xr_device *xdev,
 	struct net_device *ndev;
 	int ret;
 
-	ret = xdev->ops->query_port(xdev, port, &attr);
+	ret = xr_query_port(xdev, port, &attr);
 	if (ret)
 		return ret;
 	if (xr_nl_put_handle(skb, xdev) ||

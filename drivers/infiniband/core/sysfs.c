@@ -118,7 +118,7 @@ static ssize_t xr_port_attr_show(struct kobject *kobj, struct attribute *attr,
 	struct xr_port_attr pa = {};
 	int ret;
 
-	ret = port->xdev->ops->query_port(port->xdev, port->port_num, &pa);
+	ret = xr_query_port(port->xdev, port->port_num, &pa);
 	if (ret)
 		return ret;
 	return pattr->show(port, pattr->index, &pa, buf);

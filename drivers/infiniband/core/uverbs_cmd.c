@@ -213,7 +213,7 @@ static int xr_cmd_query_port(struct xr_cmd *cmd)
 	xr_cmd_in(cmd, &req, sizeof(req));
 	if (req.port_num < 1 || req.port_num > cmd->xdev->phys_port_cnt)
 		return -EINVAL;
-	ret = cmd->xdev->ops->query_port(cmd->xdev, req.port_num, &pa);
+	ret = xr_query_port(cmd->xdev, req.port_num, &pa);
 	if (ret)
 		return ret;
 	resp.port_cap_flags = pa.port_cap_flags;
