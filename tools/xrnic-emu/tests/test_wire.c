@@ -719,6 +719,42 @@ TEST_F(wire, a_later_answer_asks_again_at_once_for_a_read_whose_response_was_los
 	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
 }
 
+TEST_F(wire, an_rnr_nak_crosses_the_wire_and_the_send_goes_again_after_its_timer)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_qp_attr t = {
+		.qpn = htole32(a->lb.qpn[0]), .attr_mask = htole32(XRNIC_QP_RNR_RETRY),
+		.rnr_retry = 1,
+	};
+	struct xrnic_qp_attr m = {
+		.qpn = htole32(b->lb.qpn[1]), .attr_mask = htole32(XRNIC_QP_MIN_RNR_TIMER),
+		.min_rnr_timer = 14,		/* 1.28 ms */
+	};
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	ASSERT_EQ(0, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL));
+	ASSERT_EQ(0, xe_lb_admin(&b->xe, &b->lb, XRNIC_ADMIN_MODIFY_QP, &m, NULL));
+	fill(a->xe.mem.base + BUF, 300, 5);
+	w = sqe(XRNIC_WR_SEND, BUF, 300, a->lb.key, 0, 0);
+	post_send(a, 0, &w);
+	ASSERT_EQ(1, send_now(a));
+	ASSERT_EQ(1, deliver(a, b));
+	ASSERT_EQ(1, send_now(b));		/* no receive WQE: the RNR NAK */
+	ASSERT_EQ(1, deliver(b, a));
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RNR_NAKS_SENT]);
+	EXPECT_EQ(0, send_now(a));		/* a waits for the RNR timer */
+	post_recv(b, 1, BUF + 8192, 300);
+	usleep(5000);
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(b));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 8192, 300));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+}
+
 TEST_F(wire, no_more_than_the_psn_window_is_out_unanswered)
 {
 	struct side *a = self->a, *b = self->b;
