@@ -2,7 +2,7 @@
 # xrdma top-level build.  The two commands a user needs:
 #   make demo    two VMs with an XRNIC each: the driver, the GIDs, RDMA between them
 #   make check   every test of every layer, ending "N passed, N failed, ..."
-#   make bench   perftest on xrnic0 against rxe, and the engine against memcpy
+#   make bench   perftest on xrnic0 against rxe and TCP, the engine against memcpy
 # Each installs missing Debian packages first (scripts/install-deps.sh).
 
 KVER = $(shell scripts/kernel-version.sh)
@@ -30,9 +30,11 @@ selftests: deps
 check:
 	@scripts/check.sh
 
-# The first measurement (loopback on one device; Documentation/performance.rst).
+# Loopback on one device, then two guests: XRNIC against rxe and TCP
+# (Documentation/performance.rst).
 bench:
 	@scripts/bench-loopback.sh
+	@scripts/bench-pair.sh
 
 lint: deps
 	@scripts/lint.sh

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Runs in both guests of a two-guest bench (scripts/bench-pair.sh, with
+# scripts/tests/rdma-pair.sh as /rdma-pair.sh): guest 1 serves, guest 2
+# measures, over the runner's segment, with Debian's perftest on the
+# guests' RDMA device (an XRNIC each, or rxe on virtio-net with --rxe) and,
+# on virtio-net, iperf3.  Guest 2 prints one line per figure,
+# "RESULT metric bytes unit value": bandwidth the average in MB/s (10^6
+# bytes; perftest reports MiB/s), latency the typical (median) one-way
+# time in microseconds, as perftest reports them.  Not a test: a figure
+# that cannot be taken is printed as FAILED and the run goes on.
+. /rdma-pair.sh
+pair_setup
+client=$([ "$XRDMA_VM_INDEX" = 2 ] && echo 1)
+
+# perftest METRIC BYTES ITERS: the program METRIC between the guests.
+perftest() {
+	pair_run "bench.$1.$2" 1 "$1" -x 1 -s "$2" -n "$3" -F >/dev/null
+	[ -n "$client" ] || return 0
+	if [ "$st" != 0 ]; then
+		echo "FAILED $1 $2"
+		sed 's/^/# /' /tmp/pair.log
+		return 0
+	fi
+	case $1 in
+	*_bw) awk -v m="$1" -v b="$2" '$1 == b && NF >= 5 {
+		printf "RESULT %s %s MB/s %.1f\n", m, b, $4 * 1.048576 }' /tmp/pair.log ;;
+	*) awk -v m="$1" -v b="$2" '$1 == b && NF >= 5 {
+		printf "RESULT %s %s us %.2f\n", m, b, $5 }' /tmp/pair.log ;;
+	esac
+}
+
+for s in 4096 65536 1048576; do
+	n=$((s < 65536 ? 1000 : s < 1048576 ? 200 : 50))
+	perftest ib_write_bw $s $n
+	perftest ib_read_bw $s $n
+	perftest ib_send_bw $s $n
+done
+for s in 8 4096; do
+	perftest ib_write_lat $s 500
+	perftest ib_read_lat $s 500
+	perftest ib_send_lat $s 500
+done
+perftest ib_atomic_lat 8 500
+
+# TCP on the same NIC (the rxe run: virtio-net), iperf3 for 5 s.
+[ "$XRDMA_RXE" = 1 ] || exit 0
+if [ -z "$client" ]; then
+	timeout 60 iperf3 -s -1 >/dev/null 2>&1
+	exit 0
+fi
+for try in $(seq 30); do
+	iperf3 -c "$PEER" -t 5 -f k >/tmp/iperf3.log 2>&1 && break
+	sleep 1
+done
+awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Kbits/sec")
+	printf "RESULT tcp_bw 131072 MB/s %.1f\n", $i / 8000 }' /tmp/iperf3.log

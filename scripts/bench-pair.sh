@@ -1,0 +1,71 @@
+#!/bin/bash
+# The two-guest measurement of "make bench": perftest between two XRNIC
+# guests, then in the same run between two rdma_rxe guests on virtio-net
+# (the same kind of guest and segment), and iperf3 TCP between those;
+# prints a table with the ratios and writes build/bench/latest.json as
+# {"setup": {...}, "results": [{"metric", "bytes", "unit", "xrdma", "rxe",
+# "tcp"}, ...]} (tcp null where TCP has no counterpart).  Not a test:
+# nothing here passes or fails on a figure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+make -s all >/dev/null
+out=build/bench
+mkdir -p "$out"
+pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh)
+
+echo "bench: two XRNIC guests" >&2
+scripts/xrdma-vm run --vms 2 --timeout 900 "${pair[@]}" scripts/bench-pair-guest.sh \
+	>"$out/pair-xrnic.log" 2>&1 || { cat "$out/pair-xrnic.log"; exit 1; }
+echo "bench: two rdma_rxe guests on virtio-net" >&2
+scripts/xrdma-vm run --vms 2 --rxe 1 --rxe 2 --timeout 900 "${pair[@]}" \
+	scripts/bench-pair-guest.sh \
+	>"$out/pair-rxe.log" 2>&1 || { cat "$out/pair-rxe.log"; exit 1; }
+
+# value LOG METRIC BYTES: the figure guest 2 printed, or null.
+value() {
+	awk -v m="$2" -v b="$3" '$2 == "RESULT" && $3 == m && $4 == b { v = $6 }
+		END { print v == "" ? "null" : v }' "$1"
+}
+figures() {
+	local s
+	for s in 4096 65536 1048576; do
+		echo "ib_write_bw $s MB/s tcp_bw"
+		echo "ib_read_bw $s MB/s -"
+		echo "ib_send_bw $s MB/s tcp_bw"
+	done
+	for s in 8 4096; do
+		echo "ib_write_lat $s us -"
+		echo "ib_read_lat $s us -"
+		echo "ib_send_lat $s us -"
+	done
+	echo "ib_atomic_lat 8 us -"
+}
+tcp=$(value "$out/pair-rxe.log" tcp_bw 131072)
+{
+	printf '{"setup": {"date": "%s", "host": "%s cores, QEMU TCG", ' "$(date -u +%F)" "$(nproc)"
+	printf '"guests": "two, -smp 1, 512 MiB, one NIC each on a bridge in a network namespace", '
+	printf '"netdev_mtu": 9000, "path_mtu": 4096, "socket_buffers": "Linux defaults", '
+	printf '"xrdma": "XRNIC each, RoCE v2 by the device models", '
+	printf '"rxe": "rdma_rxe on virtio-net each", "tcp": "iperf3, 5 s, on the rxe guests'"'"' virtio-net"}, '
+	printf '"results": ['
+	sep=
+	while read -r m b u t; do
+		printf '%s{"metric": "%s", "bytes": %s, "unit": "%s", "xrdma": %s, "rxe": %s, "tcp": %s}' \
+			"$sep" "$m" "$b" "$u" "$(value "$out/pair-xrnic.log" "$m" "$b")" \
+			"$(value "$out/pair-rxe.log" "$m" "$b")" "$([ "$t" = - ] && echo null || echo "$tcp")"
+		sep=', '
+	done < <(figures)
+	printf ']}\n'
+} >"$out/latest.json"
+
+printf '%-14s %8s %5s %10s %10s %10s %9s %9s\n' metric bytes unit xrnic rxe tcp x/rxe x/tcp
+while read -r m b u t; do
+	x=$(value "$out/pair-xrnic.log" "$m" "$b")
+	r=$(value "$out/pair-rxe.log" "$m" "$b")
+	c=$([ "$t" = - ] && echo - || echo "$tcp")
+	printf '%-14s %8s %5s %10s %10s %10s %9s %9s\n' "$m" "$b" "$u" "$x" "$r" "$c" \
+		"$(awk -v x="$x" -v r="$r" 'BEGIN { if (x + 0 > 0 && r + 0 > 0) printf "%.2fx", x / r; else print "-" }')" \
+		"$(awk -v x="$x" -v r="$c" 'BEGIN { if (x + 0 > 0 && r + 0 > 0) printf "%.2fx", x / r; else print "-" }')"
+done < <(figures)
+echo "(bandwidth: higher is better; latency, one way: lower is better; tcp: iperf3 on virtio-net)"
+echo "written: $out/latest.json"
