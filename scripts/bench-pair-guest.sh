@@ -3,7 +3,7 @@
 # scripts/tests/rdma-pair.sh as /rdma-pair.sh): guest 1 serves, guest 2
 # measures, over the runner's segment, with Debian's perftest on the
 # guests' RDMA device (an XRNIC each, or rxe on virtio-net with --rxe) and,
-# on virtio-net, iperf3.  Guest 2 prints one line per figure,
+# on virtio-net, iperf3 and a TCP ping-pong.  Guest 2 prints one line per figure,
 # "RESULT metric bytes unit value": bandwidth the average in MB/s (10^6
 # bytes; perftest reports MiB/s), latency the typical (median) one-way
 # time in microseconds, as perftest reports them.  Not a test: a figure
@@ -42,10 +42,14 @@ for s in 8 4096; do
 done
 perftest ib_atomic_lat 8 500
 
-# TCP on the same NIC (the rxe run: virtio-net), iperf3 for 5 s.
+# TCP on the same NIC (the rxe run: virtio-net): iperf3 for 5 s, then a
+# ping-pong of 8 bytes and of 4 KiB (/tcp_pingpong, tools/bench).
 [ "$XRDMA_RXE" = 1 ] || exit 0
 if [ -z "$client" ]; then
 	timeout 60 iperf3 -s -1 >/dev/null 2>&1
+	for s in 8 4096; do
+		timeout 120 /tcp_pingpong -n 1000 -s $s >/dev/null || echo "FAILED tcp_lat $s (server)"
+	done
 	exit 0
 fi
 for try in $(seq 30); do
@@ -54,3 +58,6 @@ for try in $(seq 30); do
 done
 awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Kbits/sec")
 	printf "RESULT tcp_bw 131072 MB/s %.1f\n", $i / 8000 }' /tmp/iperf3.log
+for s in 8 4096; do
+	timeout 120 /tcp_pingpong -n 1000 -s $s "$PEER" || echo "FAILED tcp_lat $s"
+done

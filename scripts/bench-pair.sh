@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 make -s all >/dev/null
 out=build/bench
 mkdir -p "$out"
-pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh)
+cc -O2 -Wall -Wextra -Werror -o "$out/tcp_pingpong" tools/bench/tcp_pingpong.c
+pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh --add "$out/tcp_pingpong:/tcp_pingpong")
 
 echo "bench: two XRNIC guests" >&2
 scripts/xrdma-vm run --vms 2 --timeout 900 "${pair[@]}" scripts/bench-pair-guest.sh \
@@ -34,25 +35,32 @@ figures() {
 		echo "ib_send_bw $s MB/s tcp_bw"
 	done
 	for s in 8 4096; do
-		echo "ib_write_lat $s us -"
+		echo "ib_write_lat $s us tcp_lat"
 		echo "ib_read_lat $s us -"
-		echo "ib_send_lat $s us -"
+		echo "ib_send_lat $s us tcp_lat"
 	done
 	echo "ib_atomic_lat 8 us -"
 }
-tcp=$(value "$out/pair-rxe.log" tcp_bw 131072)
+# tcp_of COUNTERPART BYTES: the TCP figure a row compares with, or null.
+tcp_of() {
+	case $1 in
+	tcp_bw) value "$out/pair-rxe.log" tcp_bw 131072 ;;
+	tcp_lat) value "$out/pair-rxe.log" tcp_lat "$2" ;;
+	*) echo null ;;
+	esac
+}
 {
 	printf '{"setup": {"date": "%s", "host": "%s cores, QEMU TCG", ' "$(date -u +%F)" "$(nproc)"
 	printf '"guests": "two, -smp 1, 512 MiB, one NIC each on a bridge in a network namespace", '
 	printf '"netdev_mtu": 9000, "path_mtu": 4096, "socket_buffers": "Linux defaults", '
 	printf '"xrdma": "XRNIC each, RoCE v2 by the device models", '
-	printf '"rxe": "rdma_rxe on virtio-net each", "tcp": "iperf3, 5 s, on the rxe guests'"'"' virtio-net"}, '
+	printf '"rxe": "rdma_rxe on virtio-net each", "tcp": "iperf3 for 5 s, and tools/bench/tcp_pingpong (TCP_NODELAY, median round trip halved), on the rxe guests'"'"' virtio-net"}, '
 	printf '"results": ['
 	sep=
 	while read -r m b u t; do
 		printf '%s{"metric": "%s", "bytes": %s, "unit": "%s", "xrdma": %s, "rxe": %s, "tcp": %s}' \
 			"$sep" "$m" "$b" "$u" "$(value "$out/pair-xrnic.log" "$m" "$b")" \
-			"$(value "$out/pair-rxe.log" "$m" "$b")" "$([ "$t" = - ] && echo null || echo "$tcp")"
+			"$(value "$out/pair-rxe.log" "$m" "$b")" "$(tcp_of "$t" "$b")"
 		sep=', '
 	done < <(figures)
 	printf ']}\n'
@@ -62,10 +70,12 @@ printf '%-14s %8s %5s %10s %10s %10s %9s %9s\n' metric bytes unit xrnic rxe tcp 
 while read -r m b u t; do
 	x=$(value "$out/pair-xrnic.log" "$m" "$b")
 	r=$(value "$out/pair-rxe.log" "$m" "$b")
-	c=$([ "$t" = - ] && echo - || echo "$tcp")
+	c=$(tcp_of "$t" "$b")
+	[ "$c" != null ] || c=-
 	printf '%-14s %8s %5s %10s %10s %10s %9s %9s\n' "$m" "$b" "$u" "$x" "$r" "$c" \
 		"$(awk -v x="$x" -v r="$r" 'BEGIN { if (x + 0 > 0 && r + 0 > 0) printf "%.2fx", x / r; else print "-" }')" \
 		"$(awk -v x="$x" -v r="$c" 'BEGIN { if (x + 0 > 0 && r + 0 > 0) printf "%.2fx", x / r; else print "-" }')"
 done < <(figures)
-echo "(bandwidth: higher is better; latency, one way: lower is better; tcp: iperf3 on virtio-net)"
+echo "(bandwidth: higher is better; latency, one way: lower is better; tcp: iperf3 and a"
+echo " TCP ping-pong on virtio-net)"
 echo "written: $out/latest.json"
