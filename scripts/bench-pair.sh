@@ -8,6 +8,7 @@
 # nothing here passes or fails on a figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/install-deps.sh gnuplot-nox
 make -s all >/dev/null
 out=build/bench
 mkdir -p "$out"
@@ -76,6 +77,31 @@ while read -r m b u t; do
 		"$(awk -v x="$x" -v r="$r" 'BEGIN { if (x + 0 > 0 && r + 0 > 0) printf "%.2fx", x / r; else print "-" }')" \
 		"$(awk -v x="$x" -v r="$c" 'BEGIN { if (x + 0 > 0 && r + 0 > 0) printf "%.2fx", x / r; else print "-" }')"
 done < <(figures)
+# The plot: bandwidth and latency side by side, log scales.
+: >"$out/latest-bw.dat"
+: >"$out/latest-lat.dat"
+while read -r m b u t; do
+	f=$([ "$u" = us ] && echo lat || echo bw)
+	echo "$m/$b $(value "$out/pair-xrnic.log" "$m" "$b") $(value "$out/pair-rxe.log" "$m" "$b")" \
+		"$(tcp_of "$t" "$b")" | sed 's/null/NaN/g' >>"$out/latest-$f.dat"
+done < <(figures)
+gnuplot <<PLOT
+set terminal pngcairo size 1200,520 font ",10" noenhanced
+set output "$out/latest.png"
+set multiplot layout 1,2 title "make bench $(date -u +%F): two guests, QEMU TCG, $(nproc) cores"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid border -1
+set logscale y
+set grid y
+set xtics rotate by -40 scale 0
+set key outside right top vertical
+set title "bandwidth, MB/s (higher is better)"
+plot "$out/latest-bw.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
+set title "latency, us (lower is better)"
+plot "$out/latest-lat.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
+unset multiplot
+PLOT
 echo "(bandwidth: higher is better; latency, one way: lower is better; tcp: iperf3 and a"
 echo " TCP ping-pong on virtio-net)"
-echo "written: $out/latest.json"
+echo "written: $out/latest.json, $out/latest.png"

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Install the Debian 12 packages xrdma needs to build and test, if any are
-# missing.  Idempotent: does nothing (and needs no network) when all are there.
+# Install the Debian 12 packages xrdma needs to build and test, and any
+# named as arguments (make bench's plotter), if any are missing.
+# Idempotent: does nothing (and needs no network) when all are there.
 set -euo pipefail
 
 pkgs=(
@@ -25,6 +26,7 @@ pkgs=(
 	ethtool
 	tshark
 	file
+	"$@"
 )
 
 missing=()
