@@ -1,9 +1,8 @@
 #!/bin/bash
 # The first measurement (the start of "make bench"): perftest in loopback on
 # xrnic0 in one guest and, in the same run and the same kind of guest, on
-# Linux's rdma_rxe (over a dummy netdev); and the device model's engine alone
-# on the host against memcpy.  Prints a table with the ratios and writes
-# build/bench/loopback.json.  Not a test: nothing here passes or fails on a
+# Linux's rdma_rxe (over a dummy netdev).  Prints a table with the ratios and
+# writes build/bench/loopback.json.  Not a test: nothing here passes or fails on a
 # figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,9 +46,6 @@ scripts/xrdma-vm run --timeout 900 --no-device \
 	"$out/rxe-guest.sh" \
 	>"$out/rxe.log" 2>&1 || { cat "$out/rxe.log"; exit 1; }
 
-echo "bench: the engine alone on the host" >&2
-tools/xrnic-emu/build/bench_engine >"$out/engine.log"
-
 value() { # log metric
 	awk -v m="$2" '$2 == "RESULT" && $3 == m { print $6 } $1 == "RESULT" && $2 == m { print $5 }' "$1" | head -1
 }
@@ -69,8 +65,6 @@ value() { # log metric
 	done
 	printf '%s{"metric": "ib_write_bw_doorbells_per_wqe", "bytes": 65536, "unit": "doorbells/WQE", "xrdma": %s, "rxe": null, "tcp": null}' \
 		"$sep" "$(value "$out/xrnic.log" ib_write_bw_doorbells_per_wqe)"
-	printf '%s{"metric": "engine_write", "bytes": 1048576, "unit": "MB/s", "xrdma": %s, "memcpy": %s}' \
-		"$sep" "$(value "$out/engine.log" engine_write)" "$(value "$out/engine.log" memcpy)"
 	printf ']}\n'
 } >"$out/loopback.json"
 
@@ -84,10 +78,6 @@ for m in "ib_write_bw 65536 MB/s" "ib_write_bw_wall 65536 MB/s" \
 	printf '%-17s %8s %6s %12s %12s %9.2fx\n' "$1" "$2" "$3" "$x" "$r" \
 		"$(awk -v x="$x" -v r="$r" 'BEGIN { print x / r }')"
 done
-e=$(value "$out/engine.log" engine_write)
-c=$(value "$out/engine.log" memcpy)
-printf '%-17s %8s %6s %12s %12s %9.2fx\n' engine_write 1048576 MB/s "$e" "memcpy $c" \
-	"$(awk -v x="$e" -v r="$c" 'BEGIN { print x / r }')"
 echo "doorbells per WQE, ib_write_bw on xrnic0: $(value "$out/xrnic.log" ib_write_bw_doorbells_per_wqe)" \
 	"(1: every post rang; less: the device was polling)"
 echo "(bandwidth: xrnic / rxe, higher is better; latency: lower is better; *_wall: from the"

@@ -11,6 +11,38 @@
 . /rdma-pair.sh
 pair_setup
 client=$([ "$XRDMA_VM_INDEX" = 2 ] && echo 1)
+role=$([ -n "$client" ] && echo initiator || echo target)
+
+# busy: the CPU time this guest has spent not idle, in USER_HZ (10 ms) ticks.
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+
+# cost OP BYTES CMD...: run CMD; print "RESULT cpu.ROLE.OP BYTES ticks T",
+# the CPU this guest spent over it.  Guest 2 also asks the host for the
+# device models' CPU time before and after (XRDMA-HOST: cpu OP.BYTES.begin
+# and .end).  scripts/bench-pair.sh takes the difference of two runs of
+# different lengths, so that setup cancels.
+cost() {
+	op=$1 bytes=$2
+	shift 2
+	[ -z "$client" ] || echo "XRDMA-HOST: cpu $op.$bytes.begin"
+	b=$(busy)
+	"$@"
+	cst=$?
+	echo "RESULT cpu.$role.$op $bytes ticks $(($(busy) - b))"
+	[ -z "$client" ] || echo "XRDMA-HOST: cpu $op.$bytes.end"
+	return $cst
+}
+
+quiet() { "$@" >/dev/null; }
+
+# iperf_send BYTES: iperf3 sends BYTES to the peer's server, once it listens.
+iperf_send() {
+	for try in $(seq 30); do
+		timeout 120 iperf3 -c "$PEER" -n "$1" >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+	return 1
+}
 
 # perftest METRIC BYTES ITERS: the program METRIC between the guests.
 perftest() {
@@ -42,6 +74,14 @@ for s in 8 4096; do
 done
 perftest ib_atomic_lat 8 500
 
+# CPU per GB: 64 KiB WRITE, READ and SEND, 500 and 2500 times.
+for op in write read send; do
+	for n in 500 2500; do
+		cost "$op" $((n * 65536)) quiet pair_run "cost.$op.$n" 1 "ib_${op}_bw" \
+			-x 1 -s 65536 -n $n -F
+	done
+done
+
 # TCP on the same NIC (the rxe run: virtio-net): iperf3 for 5 s, then a
 # ping-pong of 8 bytes and of 4 KiB (/tcp_pingpong, tools/bench).
 [ "$XRDMA_RXE" = 1 ] || exit 0
@@ -49,6 +89,9 @@ if [ -z "$client" ]; then
 	timeout 60 iperf3 -s -1 >/dev/null 2>&1
 	for s in 8 4096; do
 		timeout 120 /tcp_pingpong -n 1000 -s $s >/dev/null || echo "FAILED tcp_lat $s (server)"
+	done
+	for mb in 100 500; do
+		cost tcp $((mb * 1048576)) timeout 150 iperf3 -s -1 >/dev/null 2>&1
 	done
 	exit 0
 fi
@@ -60,4 +103,8 @@ awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Kbits/sec")
 	printf "RESULT tcp_bw 131072 MB/s %.1f\n", $i / 8000 }' /tmp/iperf3.log
 for s in 8 4096; do
 	timeout 120 /tcp_pingpong -n 1000 -s $s "$PEER" || echo "FAILED tcp_lat $s"
+done
+# CPU per GB of TCP: iperf3 sending 100 MiB and 500 MiB.
+for mb in 100 500; do
+	cost tcp $((mb * 1048576)) iperf_send $((mb * 1048576)) || echo "FAILED cpu.tcp $mb"
 done

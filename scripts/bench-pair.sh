@@ -23,12 +23,56 @@ scripts/xrdma-vm run --vms 2 --rxe 1 --rxe 2 --timeout 900 "${pair[@]}" \
 	scripts/bench-pair-guest.sh \
 	>"$out/pair-rxe.log" 2>&1 || { cat "$out/pair-rxe.log"; exit 1; }
 
-# value LOG METRIC BYTES: the figure guest 2 printed, or null.
-value() {
-	awk -v m="$2" -v b="$3" '$2 == "RESULT" && $3 == m && $4 == b { v = $6 }
-		END { print v == "" ? "null" : v }' "$1"
-}
+# figures LOG: the "metric bytes unit value" lines of a run: what guest 2
+# (and, for CPU, guest 1) printed as RESULT, and the CPU per GB worked out
+# from the cost runs (bench-pair-guest.sh): each guest's busy ticks
+# (USER_HZ, 10 ms) and the host's "cpu" answers (ns) of two runs of
+# different lengths, whose difference leaves setup out.  Written as
+# cpu_initiator_OP, cpu_target_OP and cpu_device_OP (both device models)
+# 65536 ms/GB (CPU milliseconds per 10^9 bytes moved).
 figures() {
+	awk '
+	$2 == "RESULT" && $3 !~ /^cpu\./ { print $3, $4, $5, $6 }
+	$2 == "RESULT" && $3 ~ /^cpu\./ {
+		split($3, k, "."); ticks[k[2] "." k[3] "." $4] = $6
+		n = ++runs[k[2] "." k[3]]; len[k[3], n] = $4 }
+	$2 == "host:" && $3 == "cpu" {
+		ns = 0
+		for (i = 5; i <= NF; i++) if ($i ~ /^emu[0-9]+=[0-9]+$/) { split($i, kv, "="); ns += kv[2] }
+		mark[$4] = ns; seen[$4] = $0 ~ /emu[0-9]+=[0-9]/ }
+	END {
+		split("write read send tcp", ops, " ")
+		for (o = 1; o <= 4; o++) {
+			op = ops[o]; a = len[op, 1]; b = len[op, 2]
+			if (a == "" || b == "" || b == a) continue
+			gb = (b - a) / 1e9
+			for (r = 1; r <= 2; r++) {
+				role = r == 1 ? "initiator" : "target"
+				ka = role "." op "." a; kb = role "." op "." b
+				if (ka in ticks && kb in ticks)
+					printf "cpu_%s_%s 65536 ms/GB %.1f\n", role, op,
+						(ticks[kb] - ticks[ka]) * 10 / gb
+			}
+			if (!seen[op "." a ".end"] || !seen[op "." b ".end"])
+				continue
+			ns = mark[op "." b ".end"] - mark[op "." b ".begin"]
+			ns -= mark[op "." a ".end"] - mark[op "." a ".begin"]
+			printf "cpu_device_%s 65536 ms/GB %.1f\n", op, ns / 1e6 / gb
+		}
+	}' "$1"
+}
+figures "$out/pair-xrnic.log" >"$out/pair-xrnic.fig"
+figures "$out/pair-rxe.log" >"$out/pair-rxe.fig"
+
+echo "bench: the device model alone on the host" >&2
+tools/xrnic-emu/build/bench_engine >"$out/engine.log"
+awk '$1 == "RESULT" { print $2, $3, $4, $5 }' "$out/engine.log" >"$out/engine.fig"
+
+# value FIG METRIC BYTES: a figure of a run, or null.
+value() {
+	awk -v m="$2" -v b="$3" '$1 == m && $2 == b { v = $4 } END { print v == "" ? "null" : v }' "$1"
+}
+rows() {
 	local s
 	for s in 4096 65536 1048576; do
 		echo "ib_write_bw $s MB/s tcp_bw"
@@ -41,12 +85,21 @@ figures() {
 		echo "ib_send_lat $s us tcp_lat"
 	done
 	echo "ib_atomic_lat 8 us -"
+	for s in initiator target; do
+		echo "cpu_${s}_write 65536 ms/GB cpu_${s}"
+		echo "cpu_${s}_read 65536 ms/GB -"
+		echo "cpu_${s}_send 65536 ms/GB cpu_${s}"
+	done
+	echo "cpu_device_write 65536 ms/GB -"
+	echo "cpu_device_read 65536 ms/GB -"
+	echo "cpu_device_send 65536 ms/GB -"
 }
 # tcp_of COUNTERPART BYTES: the TCP figure a row compares with, or null.
 tcp_of() {
 	case $1 in
-	tcp_bw) value "$out/pair-rxe.log" tcp_bw 131072 ;;
-	tcp_lat) value "$out/pair-rxe.log" tcp_lat "$2" ;;
+	tcp_bw) value "$out/pair-rxe.fig" tcp_bw 131072 ;;
+	tcp_lat) value "$out/pair-rxe.fig" tcp_lat "$2" ;;
+	cpu_*) value "$out/pair-rxe.fig" "${1}_tcp" 65536 ;;
 	*) echo null ;;
 	esac
 }
@@ -60,35 +113,50 @@ tcp_of() {
 	sep=
 	while read -r m b u t; do
 		printf '%s{"metric": "%s", "bytes": %s, "unit": "%s", "xrdma": %s, "rxe": %s, "tcp": %s}' \
-			"$sep" "$m" "$b" "$u" "$(value "$out/pair-xrnic.log" "$m" "$b")" \
-			"$(value "$out/pair-rxe.log" "$m" "$b")" "$(tcp_of "$t" "$b")"
+			"$sep" "$m" "$b" "$u" "$(value "$out/pair-xrnic.fig" "$m" "$b")" \
+			"$(value "$out/pair-rxe.fig" "$m" "$b")" "$(tcp_of "$t" "$b")"
 		sep=', '
-	done < <(figures)
+	done < <(rows)
+	for m in engine_write wire_write; do
+		printf ', {"metric": "%s", "bytes": 1048576, "unit": "MB/s", "xrdma": %s, "rxe": null, "tcp": null, "memcpy": %s}' \
+			"$m" "$(value "$out/engine.fig" "$m" 1048576)" \
+			"$(value "$out/engine.fig" memcpy 1048576)"
+	done
 	printf ']}\n'
 } >"$out/latest.json"
 
-printf '%-14s %8s %5s %10s %10s %10s %9s %9s\n' metric bytes unit xrnic rxe tcp x/rxe x/tcp
+# ratio X Y: X / Y, or "-" where either is missing.
+ratio() {
+	awk -v x="$1" -v y="$2" 'BEGIN {
+		if (x ~ /^[0-9.]+$/ && y + 0 > 0) printf "%.2fx", x / y; else print "-" }'
+}
+printf '%-18s %8s %5s %10s %10s %10s %9s %9s\n' metric bytes unit xrnic rxe tcp x/rxe x/tcp
 while read -r m b u t; do
-	x=$(value "$out/pair-xrnic.log" "$m" "$b")
-	r=$(value "$out/pair-rxe.log" "$m" "$b")
+	x=$(value "$out/pair-xrnic.fig" "$m" "$b")
+	r=$(value "$out/pair-rxe.fig" "$m" "$b")
 	c=$(tcp_of "$t" "$b")
 	[ "$c" != null ] || c=-
-	printf '%-14s %8s %5s %10s %10s %10s %9s %9s\n' "$m" "$b" "$u" "$x" "$r" "$c" \
-		"$(awk -v x="$x" -v r="$r" 'BEGIN { if (x + 0 > 0 && r + 0 > 0) printf "%.2fx", x / r; else print "-" }')" \
-		"$(awk -v x="$x" -v r="$c" 'BEGIN { if (x + 0 > 0 && r + 0 > 0) printf "%.2fx", x / r; else print "-" }')"
-done < <(figures)
-# The plot: bandwidth and latency side by side, log scales.
+	printf '%-18s %8s %5s %10s %10s %10s %9s %9s\n' "$m" "$b" "$u" "$x" "$r" "$c" \
+		"$(ratio "$x" "$r")" "$(ratio "$x" "$c")"
+done < <(rows)
+c=$(value "$out/engine.fig" memcpy 1048576)
+for m in engine_write wire_write; do
+	x=$(value "$out/engine.fig" "$m" 1048576)
+	printf '%-18s %8s %5s %10s %21s %9s\n' "$m" 1048576 MB/s "$x" "memcpy $c" "$(ratio "$x" "$c")"
+done
+# The plot: bandwidth and latency (log scales) and CPU per GB side by side.
 : >"$out/latest-bw.dat"
 : >"$out/latest-lat.dat"
+: >"$out/latest-cpu.dat"
 while read -r m b u t; do
-	f=$([ "$u" = us ] && echo lat || echo bw)
-	echo "$m/$b $(value "$out/pair-xrnic.log" "$m" "$b") $(value "$out/pair-rxe.log" "$m" "$b")" \
+	case $u in us) f=lat ;; ms/GB) f=cpu ;; *) f=bw ;; esac
+	echo "$m/$b $(value "$out/pair-xrnic.fig" "$m" "$b") $(value "$out/pair-rxe.fig" "$m" "$b")" \
 		"$(tcp_of "$t" "$b")" | sed 's/null/NaN/g' >>"$out/latest-$f.dat"
-done < <(figures)
+done < <(rows)
 gnuplot <<PLOT
-set terminal pngcairo size 1200,520 font ",10" noenhanced
+set terminal pngcairo size 1600,520 font ",10" noenhanced
 set output "$out/latest.png"
-set multiplot layout 1,2 title "make bench $(date -u +%F): two guests, QEMU TCG, $(nproc) cores"
+set multiplot layout 1,3 title "make bench $(date -u +%F): two guests, QEMU TCG, $(nproc) cores"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid border -1
@@ -100,8 +168,14 @@ set title "bandwidth, MB/s (higher is better)"
 plot "$out/latest-bw.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
 set title "latency, us (lower is better)"
 plot "$out/latest-lat.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
+unset logscale y
+set yrange [0:*]
+set title "guest and device-model CPU, ms per GB moved (lower is better)"
+plot "$out/latest-cpu.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
 unset multiplot
 PLOT
 echo "(bandwidth: higher is better; latency, one way: lower is better; tcp: iperf3 and a"
-echo " TCP ping-pong on virtio-net)"
+echo " TCP ping-pong on virtio-net; cpu_*: CPU ms per 10^9 bytes of 64 KiB messages, the"
+echo " initiator (guest 2, TCP's sender), the target (guest 1, TCP's receiver), both device"
+echo " models (host); engine/wire_write: the device model alone on the host)"
 echo "written: $out/latest.json, $out/latest.png"

@@ -22,7 +22,7 @@ pkgs=(
 	ibverbs-utils
 	perftest
 	iperf3
-	libdeflate-dev
+	libisal-dev
 	ethtool
 	tshark
 	file

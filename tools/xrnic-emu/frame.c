@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RoCE v2 framing: see frame.h.  The ICRC is the CRC-32 of IEEE 802.3
- * (libdeflate's, PCLMUL-accelerated) over 8 bytes of 0xff standing for
- * the LRH, the IP and UDP headers and the BTH with their variant fields
- * set to ones (IPv4 TOS, TTL and checksum; IPv6 traffic class, flow label
- * and hop limit; the UDP checksum; the BTH's reserved byte), then the rest
- * of the packet; it travels little-endian, as rxe sends it.
+ * (ISA-L's crc32_gzip_refl, folded with PCLMULQDQ or VPCLMULQDQ) over 8
+ * bytes of 0xff standing for the LRH, the IP and UDP headers and the BTH
+ * with their variant fields set to ones (IPv4 TOS, TTL and checksum; IPv6
+ * traffic class, flow label and hop limit; the UDP checksum; the BTH's
+ * reserved byte), then the rest of the packet; it travels little-endian,
+ * as rxe sends it.
  */
-#include <libdeflate.h>
+#include <isa-l/crc.h>
 #include <string.h>
 
 #include "frame.h"
@@ -119,9 +120,9 @@ static uint32_t xe_icrc(const uint8_t *ip, size_t ip_len, size_t len)
 	}
 	udp[6] = udp[7] = 0xff;			/* UDP checksum */
 	udp[XE_UDP_HLEN + XE_BTH_RESV8A] = 0xff;
-	crc = libdeflate_crc32(0, lrh, sizeof(lrh));
-	crc = libdeflate_crc32(crc, masked, n);
-	return libdeflate_crc32(crc, ip + n, len - XE_BTH_LEN);
+	crc = crc32_gzip_refl(0, lrh, sizeof(lrh));
+	crc = crc32_gzip_refl(crc, masked, n);
+	return crc32_gzip_refl(crc, ip + n, len - XE_BTH_LEN);
 }
 
 static size_t xe_frame_ip_len(const uint8_t *frame)

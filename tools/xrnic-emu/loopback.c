@@ -147,3 +147,40 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 	}
 	return 0;
 }
+
+/* GID 1 of a device: IPv4-mapped 192.0.2.<n>, or with v6 2001:db8::<n>. */
+static struct xrnic_cmd_set_gid xe_lb_gid1(uint8_t n, bool v6)
+{
+	struct xrnic_cmd_set_gid g = { .port_num = 1, .index = 1, .valid = 1 };
+
+	if (v6) {
+		g.gid[0] = 0x20;
+		g.gid[1] = 0x01;
+		g.gid[2] = 0x0d;
+		g.gid[3] = 0xb8;
+	} else {
+		g.gid[10] = g.gid[11] = 0xff;
+		g.gid[12] = 192;
+		g.gid[14] = 2;
+	}
+	g.gid[15] = n;
+	return g;
+}
+
+uint8_t xe_lb_connect(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn,
+		      const struct xe_dev *peer, uint32_t peer_qpn, bool v6)
+{
+	struct xrnic_cmd_set_gid mine = xe_lb_gid1(xe->id.mac[5], v6);
+	struct xrnic_cmd_set_gid theirs = xe_lb_gid1(peer->id.mac[5], v6);
+	struct xrnic_qp_attr a = {
+		.qpn = htole32(qpn),
+		.attr_mask = htole32(XRNIC_QP_AV | XRNIC_QP_DEST_QPN),
+		.dest_qpn = htole32(peer_qpn), .sgid_index = 1, .hop_limit = 64,
+	};
+	uint8_t st;
+
+	memcpy(a.dgid, theirs.gid, 16);
+	memcpy(a.dmac, peer->id.mac, 6);
+	st = xe_lb_admin(xe, lb, XRNIC_ADMIN_SET_GID, &mine, NULL);
+	return st ? st : xe_lb_admin(xe, lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
+}

@@ -45,4 +45,14 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 uint8_t xe_lb_admin(struct xe_dev *xe, struct xe_lb *lb, uint8_t opcode, const void *body,
 		    void *answer);
 
+/*
+ * Point QP qpn of xe (set up by xe_lb_setup) at QP peer_qpn of another
+ * device, as two devices on one wire: each device's GID 1 is IPv4-mapped
+ * 192.0.2.<last MAC byte>, or with v6 2001:db8::<last MAC byte>, and the
+ * path leads from xe's GID 1 to the peer's, to the peer's MAC.  Returns 0
+ * or the status of the admin command that failed.
+ */
+uint8_t xe_lb_connect(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn,
+		      const struct xe_dev *peer, uint32_t peer_qpn, bool v6);
+
 #endif /* XE_LOOPBACK_H */

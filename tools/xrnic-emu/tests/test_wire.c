@@ -65,44 +65,6 @@ static void side_fini(struct side *s)
 	free(s->xe.bar2);
 }
 
-/* GID 1 of a side: IPv4-mapped 192.0.2.<n>, or with v6 2001:db8::<n>. */
-static struct xrnic_cmd_set_gid gid1(uint8_t n, bool v6)
-{
-	struct xrnic_cmd_set_gid g = { .port_num = 1, .index = 1, .valid = 1 };
-
-	if (v6) {
-		g.gid[0] = 0x20;
-		g.gid[1] = 0x01;
-		g.gid[2] = 0x0d;
-		g.gid[3] = 0xb8;
-	} else {
-		g.gid[10] = g.gid[11] = 0xff;
-		g.gid[12] = 192;
-		g.gid[14] = 2;
-	}
-	g.gid[15] = n;
-	return g;
-}
-
-/* Point QP qpn of side s at qp peer_qpn of peer through GID 1 of both. */
-static uint8_t connect(struct side *s, uint32_t qpn, struct side *peer, uint32_t peer_qpn,
-		       bool v6)
-{
-	struct xrnic_cmd_set_gid mine = gid1(s->xe.id.mac[5], v6);
-	struct xrnic_cmd_set_gid theirs = gid1(peer->xe.id.mac[5], v6);
-	struct xrnic_qp_attr a = {
-		.qpn = htole32(qpn),
-		.attr_mask = htole32(XRNIC_QP_AV | XRNIC_QP_DEST_QPN),
-		.dest_qpn = htole32(peer_qpn), .sgid_index = 1, .hop_limit = 64,
-	};
-	uint8_t st;
-
-	memcpy(a.dgid, theirs.gid, 16);
-	memcpy(a.dmac, peer->xe.id.mac, 6);
-	st = xe_lb_admin(&s->xe, &s->lb, XRNIC_ADMIN_SET_GID, &mine, NULL);
-	return st ? st : xe_lb_admin(&s->xe, &s->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
-}
-
 FIXTURE(wire) {
 	struct side *a, *b;
 };
@@ -122,10 +84,10 @@ FIXTURE_SETUP(wire)
 	ASSERT_NE(NULL, self->b);
 	ASSERT_EQ(0, side_init(self->a, 1));
 	ASSERT_EQ(0, side_init(self->b, 2));
-	ASSERT_EQ(0, connect(self->a, self->a->lb.qpn[0], self->b, self->b->lb.qpn[1],
-			     variant->v6));
-	ASSERT_EQ(0, connect(self->b, self->b->lb.qpn[1], self->a, self->a->lb.qpn[0],
-			     variant->v6));
+	ASSERT_EQ(0, xe_lb_connect(&self->a->xe, &self->a->lb, self->a->lb.qpn[0],
+				   &self->b->xe, self->b->lb.qpn[1], variant->v6));
+	ASSERT_EQ(0, xe_lb_connect(&self->b->xe, &self->b->lb, self->b->lb.qpn[1],
+				   &self->a->xe, self->a->lb.qpn[0], variant->v6));
 }
 
 FIXTURE_TEARDOWN(wire)
