@@ -16,32 +16,38 @@ role=$([ -n "$client" ] && echo initiator || echo target)
 # busy: the CPU time this guest has spent not idle, in USER_HZ (10 ms) ticks.
 busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 
-# cost OP BYTES CMD...: run CMD; print "RESULT cpu.ROLE.OP BYTES ticks T",
-# the CPU this guest spent over it.  Guest 2 also asks the host for the
-# device models' CPU time before and after (XRDMA-HOST: cpu OP.BYTES.begin
-# and .end).  scripts/bench-pair.sh takes the difference of two runs of
-# different lengths, so that setup cancels.
-cost() {
-	op=$1 bytes=$2
-	shift 2
-	[ -z "$client" ] || echo "XRDMA-HOST: cpu $op.$bytes.begin"
+# steady OP CMD...: run CMD, a transfer of STEADY_RUN seconds, in the
+# background; count this guest's busy ticks over the STEADY_WINDOW seconds
+# from STEADY_SKIP s after its start, while the transfer runs at its pace
+# (setup left out): "RESULT cpu.ROLE.OP STEADY_WINDOW ticks T".  Guest 2,
+# which starts a second after guest 1 (the server), also asks the host for
+# the device models' CPU time at the window's ends (XRDMA-HOST: cpu
+# OP.begin, OP.end) and prints the transfer's rate, "RESULT rate.OP 65536
+# MB/s R".  scripts/bench-pair.sh works out CPU per GB from them.
+STEADY_RUN=12 STEADY_SKIP=4 STEADY_WINDOW=4
+steady() {
+	op=$1
+	shift
+	[ -z "$client" ] || sleep 1
+	"$@" >/tmp/steady.log 2>&1 &
+	pid=$!
+	sleep $STEADY_SKIP
+	[ -z "$client" ] || echo "XRDMA-HOST: cpu $op.begin"
 	b=$(busy)
-	"$@"
+	sleep $STEADY_WINDOW
+	ticks=$(($(busy) - b))
+	[ -z "$client" ] || echo "XRDMA-HOST: cpu $op.end"
+	wait $pid
 	cst=$?
-	echo "RESULT cpu.$role.$op $bytes ticks $(($(busy) - b))"
-	[ -z "$client" ] || echo "XRDMA-HOST: cpu $op.$bytes.end"
-	return $cst
-}
-
-quiet() { "$@" >/dev/null; }
-
-# iperf_send BYTES: iperf3 sends BYTES to the peer's server, once it listens.
-iperf_send() {
-	for try in $(seq 30); do
-		timeout 120 iperf3 -c "$PEER" -n "$1" >/dev/null 2>&1 && return 0
-		sleep 1
-	done
-	return 1
+	echo "RESULT cpu.$role.$op $STEADY_WINDOW ticks $ticks"
+	[ -n "$client" ] || return 0
+	[ $cst = 0 ] || { echo "FAILED cpu.$op"; sed 's/^/# /' /tmp/steady.log; return 0; }
+	case $op in
+	tcp) awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Kbits/sec")
+		printf "RESULT rate.tcp 65536 MB/s %.1f\n", $i / 8000 }' /tmp/steady.log ;;
+	*) awk -v op="$op" '$1 == 65536 && NF >= 5 {
+		printf "RESULT rate.%s 65536 MB/s %.1f\n", op, $4 * 1.048576 }' /tmp/steady.log ;;
+	esac
 }
 
 # perftest METRIC BYTES ITERS: the program METRIC between the guests.
@@ -74,12 +80,10 @@ for s in 8 4096; do
 done
 perftest ib_atomic_lat 8 500
 
-# CPU per GB: 64 KiB WRITE, READ and SEND, 500 and 2500 times.
+# CPU per GB: 64 KiB WRITE, READ and SEND for STEADY_RUN seconds.
 for op in write read send; do
-	for n in 500 2500; do
-		cost "$op" $((n * 65536)) quiet pair_run "cost.$op.$n" 1 "ib_${op}_bw" \
-			-x 1 -s 65536 -n $n -F
-	done
+	steady "$op" timeout 60 "ib_${op}_bw" -d "$DEV" -x 1 -s 65536 -D $STEADY_RUN -F \
+		${client:+"$PEER"}
 done
 
 # TCP on the same NIC (the rxe run: virtio-net): iperf3 for 5 s, then a
@@ -90,9 +94,7 @@ if [ -z "$client" ]; then
 	for s in 8 4096; do
 		timeout 120 /tcp_pingpong -n 1000 -s $s >/dev/null || echo "FAILED tcp_lat $s (server)"
 	done
-	for mb in 100 500; do
-		cost tcp $((mb * 1048576)) timeout 150 iperf3 -s -1 >/dev/null 2>&1
-	done
+	steady tcp timeout 60 iperf3 -s -1
 	exit 0
 fi
 for try in $(seq 30); do
@@ -104,7 +106,5 @@ awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Kbits/sec")
 for s in 8 4096; do
 	timeout 120 /tcp_pingpong -n 1000 -s $s "$PEER" || echo "FAILED tcp_lat $s"
 done
-# CPU per GB of TCP: iperf3 sending 100 MiB and 500 MiB.
-for mb in 100 500; do
-	cost tcp $((mb * 1048576)) iperf_send $((mb * 1048576)) || echo "FAILED cpu.tcp $mb"
-done
+# CPU per GB of TCP: iperf3 for STEADY_RUN seconds.
+steady tcp timeout 60 iperf3 -c "$PEER" -t $STEADY_RUN -f k

@@ -24,40 +24,34 @@ scripts/xrdma-vm run --vms 2 --rxe 1 --rxe 2 --timeout 900 "${pair[@]}" \
 	>"$out/pair-rxe.log" 2>&1 || { cat "$out/pair-rxe.log"; exit 1; }
 
 # figures LOG: the "metric bytes unit value" lines of a run: what guest 2
-# (and, for CPU, guest 1) printed as RESULT, and the CPU per GB worked out
-# from the cost runs (bench-pair-guest.sh): each guest's busy ticks
-# (USER_HZ, 10 ms) and the host's "cpu" answers (ns) of two runs of
-# different lengths, whose difference leaves setup out.  Written as
-# cpu_initiator_OP, cpu_target_OP and cpu_device_OP (both device models)
-# 65536 ms/GB (CPU milliseconds per 10^9 bytes moved).
+# printed as RESULT, and the CPU per GB worked out from the steady runs
+# (bench-pair-guest.sh): each guest's busy ticks (USER_HZ, 10 ms) over a
+# window of a transfer, the host's "cpu" answers (ns) at the window's ends,
+# and the transfer's rate, as cpu_initiator_OP, cpu_target_OP and
+# cpu_device_OP (both device models) 65536 ms/GB: CPU milliseconds per
+# 10^9 bytes moved.
 figures() {
 	awk '
-	$2 == "RESULT" && $3 !~ /^cpu\./ { print $3, $4, $5, $6 }
-	$2 == "RESULT" && $3 ~ /^cpu\./ {
-		split($3, k, "."); ticks[k[2] "." k[3] "." $4] = $6
-		n = ++runs[k[2] "." k[3]]; len[k[3], n] = $4 }
-	$2 == "host:" && $3 == "cpu" {
+	$2 == "RESULT" && $3 !~ /^(cpu|rate)\./ { print $3, $4, $5, $6 }
+	$2 == "RESULT" && $3 ~ /^cpu\./ { split($3, k, "."); ticks[k[2], k[3]] = $6; win[k[3]] = $4 }
+	$2 == "RESULT" && $3 ~ /^rate\./ { split($3, k, "."); rate[k[2]] = $6 }
+	$2 == "host:" && $3 == "cpu" && $0 ~ /emu[0-9]+=[0-9]/ {
 		ns = 0
 		for (i = 5; i <= NF; i++) if ($i ~ /^emu[0-9]+=[0-9]+$/) { split($i, kv, "="); ns += kv[2] }
-		mark[$4] = ns; seen[$4] = $0 ~ /emu[0-9]+=[0-9]/ }
+		mark[$4] = ns }
 	END {
 		split("write read send tcp", ops, " ")
 		for (o = 1; o <= 4; o++) {
-			op = ops[o]; a = len[op, 1]; b = len[op, 2]
-			if (a == "" || b == "" || b == a) continue
-			gb = (b - a) / 1e9
-			for (r = 1; r <= 2; r++) {
-				role = r == 1 ? "initiator" : "target"
-				ka = role "." op "." a; kb = role "." op "." b
-				if (ka in ticks && kb in ticks)
-					printf "cpu_%s_%s 65536 ms/GB %.1f\n", role, op,
-						(ticks[kb] - ticks[ka]) * 10 / gb
-			}
-			if (!seen[op "." a ".end"] || !seen[op "." b ".end"])
-				continue
-			ns = mark[op "." b ".end"] - mark[op "." b ".begin"]
-			ns -= mark[op "." a ".end"] - mark[op "." a ".begin"]
-			printf "cpu_device_%s 65536 ms/GB %.1f\n", op, ns / 1e6 / gb
+			op = ops[o]
+			if (!(op in rate) || rate[op] <= 0) continue
+			gb = rate[op] * win[op] / 1000
+			if (("initiator", op) in ticks)
+				printf "cpu_initiator_%s 65536 ms/GB %.1f\n", op, ticks["initiator", op] * 10 / gb
+			if (("target", op) in ticks)
+				printf "cpu_target_%s 65536 ms/GB %.1f\n", op, ticks["target", op] * 10 / gb
+			if ((op ".begin") in mark && (op ".end") in mark)
+				printf "cpu_device_%s 65536 ms/GB %.1f\n", op,
+					(mark[op ".end"] - mark[op ".begin"]) / 1e6 / gb
 		}
 	}' "$1"
 }

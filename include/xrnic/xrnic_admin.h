@@ -335,6 +335,8 @@ enum xrnic_counter {
 	XRNIC_CNT_INJECTED_DUPS,
 	XRNIC_CNT_INJECTED_REORDERS,
 	XRNIC_CNT_INJECTED_CORRUPTS,
+	/* Frames sent that the wire had no room for (its queue was full). */
+	XRNIC_CNT_WIRE_TX_DROPS,
 	XRNIC_NUM_COUNTERS,
 };
 

@@ -41,6 +41,7 @@ static const struct option xe_options[] = {
 	{ "tap",	required_argument, NULL, 't' },
 	{ "faults",	required_argument, NULL, 'F' },
 	{ "pcap",	required_argument, NULL, 'p' },
+	{ "switch",	required_argument, NULL, 'S' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ }
 };
@@ -66,11 +67,14 @@ static void xe_usage(FILE *f)
 		"                         and seed=N, any of them (default: none)\n"
 		"  --pcap FILE            capture every frame of the --tap both ways into\n"
 		"                         FILE, a new pcap file (never one that exists)\n"
+		"  --switch NAME          with --tap: join the host's switch NAME (1 to %d\n"
+		"                         characters), which carries frames between the\n"
+		"                         XRNICs on it in batches instead (default: none)\n"
 		"  --help                 show this help\n"
 		"\n"
 		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
 		"(reported to the driver as events); SIGTERM or SIGINT end the model.\n",
-		XRNIC_MAX_VECTORS, XE_DEFAULT_VECTORS);
+		XRNIC_MAX_VECTORS, XE_DEFAULT_VECTORS, XE_SWITCH_NAME_MAX);
 }
 
 static void __attribute__((noreturn)) xe_bad_option(const char *opt, const char *val,
@@ -194,6 +198,7 @@ struct xe_args {
 	const char *log;
 	const char *tap;
 	const char *pcap;
+	const char *sw;
 	struct xe_faults faults;
 	bool have_guid;
 };
@@ -244,6 +249,12 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 				xe_bad_option("pcap", optarg, "expected a file name");
 			a->pcap = optarg;
 			break;
+		case 'S':
+			if (!*optarg || strlen(optarg) > XE_SWITCH_NAME_MAX || strchr(optarg, '/'))
+				xe_bad_option("switch", optarg,
+					      "expected a name of 1 to 64 characters without '/'");
+			a->sw = optarg;
+			break;
 		case 'h':
 			xe_usage(stdout);
 			exit(0);
@@ -263,6 +274,10 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 	}
 	if (a->pcap && !a->tap) {
 		fprintf(stderr, "xrnic-emu: --pcap needs --tap (there is no wire to capture)\n");
+		exit(XE_EXIT_USAGE);
+	}
+	if (a->sw && !a->tap) {
+		fprintf(stderr, "xrnic-emu: --switch needs --tap (for the frames it does not take)\n");
 		exit(XE_EXIT_USAGE);
 	}
 	if (!a->have_guid)
@@ -287,7 +302,7 @@ static bool xe_client_input(int fd)
 	return n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
 }
 
-enum { XE_PFD_SIGNAL, XE_PFD_LISTEN, XE_PFD_CLIENT, XE_PFD_TAP, XE_PFD_DB0 };
+enum { XE_PFD_SIGNAL, XE_PFD_LISTEN, XE_PFD_CLIENT, XE_PFD_TAP, XE_PFD_SWITCH, XE_PFD_DB0 };
 
 static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_tap *tap)
 {
@@ -302,6 +317,7 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_t
 	pfd[XE_PFD_LISTEN] = (struct pollfd){ .fd = iv->listen_fd, .events = POLLIN };
 	pfd[XE_PFD_CLIENT] = (struct pollfd){ .fd = -1, .events = POLLIN };
 	pfd[XE_PFD_TAP] = (struct pollfd){ .fd = tap->fd, .events = POLLIN };
+	pfd[XE_PFD_SWITCH] = (struct pollfd){ .fd = tap->sw.fd, .events = POLLIN };
 	for (v = 0; v < iv->nvec; v++)
 		pfd[XE_PFD_DB0 + v] = (struct pollfd){ .fd = iv->db_fd[v], .events = POLLIN };
 
@@ -333,8 +349,12 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_t
 		}
 		if (pfd[XE_PFD_TAP].revents)
 			xe_tap_receive(xe, tap);
+		if (pfd[XE_PFD_SWITCH].revents)
+			xe_tap_switch_receive(xe, tap);
 		/* The data path's work; and when to look again without a doorbell. */
 		wait = xe_dev_poll(xe);
+		if (tap->fd >= 0)
+			xe_tap_flush(xe, tap);
 		if (pfd[XE_PFD_CLIENT].revents && xe_client_input(iv->client_fd)) {
 			xe_log(xe, "client disconnected");
 			return 0;
@@ -363,7 +383,7 @@ int main(int argc, char **argv)
 	struct xe_ivshmem iv;
 	const uint8_t *m = xe.id.mac;
 	sigset_t sigs;
-	struct xe_tap tap = { .fd = -1 };
+	static struct xe_tap tap = { .fd = -1, .sw.fd = -1 };
 	int err, sfd, ret = 1;
 
 	xe_parse_args(argc, argv, &args, &xe.id);
@@ -401,11 +421,21 @@ int main(int argc, char **argv)
 		xe.eth_xmit = xe_tap_xmit;
 		xe.wire_ctx = &tap;
 	}
+	if (args.sw) {
+		err = xe_switch_open(&tap.sw, args.sw, xe.id.mac);
+		if (err) {
+			fprintf(stderr, "xrnic-emu: cannot join --switch '%s': %s\n", args.sw,
+				strerror(-err));
+			close(tap.fd);
+			return XE_EXIT_USAGE;
+		}
+	}
 	if (args.pcap) {
 		tap.pcap = xe_pcap_open(args.pcap);
 		if (!tap.pcap) {
 			fprintf(stderr, "xrnic-emu: cannot create --pcap '%s': %s\n", args.pcap,
 				strerror(errno));
+			xe_switch_close(&tap.sw);
 			close(tap.fd);
 			return XE_EXIT_USAGE;
 		}
@@ -436,6 +466,8 @@ int main(int argc, char **argv)
 	xe_log(&xe, "listening on %s", args.socket);
 	if (args.tap)
 		xe_log(&xe, "port wired to tap %s", args.tap);
+	if (args.sw)
+		xe_log(&xe, "port on switch %s", args.sw);
 	xe.faults = args.faults;
 	if (xe.faults.active)
 		xe_log(&xe, "injecting faults into RoCE frames: drop %g%%, dup %g%%, reorder %g%%, "
@@ -452,6 +484,7 @@ out:
 		close(sfd);
 	if (tap.pcap)
 		fclose(tap.pcap);
+	xe_switch_close(&tap.sw);
 	if (tap.fd >= 0)
 		close(tap.fd);
 	if (xe.log != stderr)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The port's wire on a tap device: see tap.h. */
+/* The port's wire on a tap device, and the switch: see tap.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_tun.h>
@@ -13,6 +13,8 @@
 
 /* Frames one call takes off the tap, so that doorbells get their turn. */
 #define XE_TAP_RX_BATCH		64
+/* Datagrams one call takes from the switch (each up to XE_SWITCH_BATCH bytes). */
+#define XE_SWITCH_RX_BATCH	16
 
 int xe_tap_open(const char *name)
 {
@@ -36,26 +38,77 @@ int xe_tap_open(const char *name)
 	return fd;
 }
 
+/* Who a frame is for, as xe_switch_split()'s callbacks see it. */
+struct xe_tap_ctx {
+	struct xe_dev *xe;
+	struct xe_tap *tap;
+};
+
+/* One frame onto the tap; a full tap queue drops it, as a congested link would. */
+static void xe_tap_write(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct xe_tap_ctx *c = ctx;
+	static bool logged;
+
+	if (write(c->tap->fd, frame, len) >= 0)
+		return;
+	if (errno == EAGAIN) {
+		c->xe->counters[XRNIC_CNT_WIRE_TX_DROPS]++;
+	} else if (!logged) {
+		logged = true;
+		xe_log(c->xe, "writing a frame to the tap failed: %s", strerror(errno));
+	}
+}
+
+void xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap)
+{
+	struct xe_tap_ctx c = { xe, tap };
+	unsigned int frames = tap->sw.frames;
+
+	if (!frames)
+		return;
+	switch (xe_switch_send(&tap->sw, xe_now_ns())) {
+	case -EAGAIN:
+		xe->counters[XRNIC_CNT_WIRE_TX_DROPS] += frames;
+		break;
+	case -ENOENT:
+		/* No switch port there: the frames go on the tap after all. */
+		xe_switch_split(tap->sw.batch, tap->sw.len, xe_tap_write, &c);
+		xe_switch_empty(&tap->sw);
+		break;
+	}
+}
+
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
 {
-	static bool logged;
 	struct xe_tap *tap = xe->wire_ctx;
+	struct xe_tap_ctx c = { xe, tap };
 
-	/* A full tap queue drops the frame, as a congested link would. */
-	if (write(tap->fd, frame, len) < 0) {
-		if (errno != EAGAIN && !logged) {
-			logged = true;
-			xe_log(xe, "writing a frame to the tap failed: %s", strerror(errno));
-		}
-		return;
-	}
 	if (tap->pcap)
 		xe_pcap_frame(tap->pcap, frame, len);
+	if (!xe_switch_wants(&tap->sw, frame, xe_now_ns())) {
+		xe_tap_write(&c, frame, len);
+		return;
+	}
+	if (!xe_switch_fits(&tap->sw, frame, len))
+		xe_tap_flush(xe, tap);
+	xe_switch_add(&tap->sw, frame, len);
+}
+
+/* A frame from the wire: captured, then the port sorts it. */
+static void xe_tap_deliver(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct xe_tap_ctx *c = ctx;
+
+	if (c->tap->pcap)
+		xe_pcap_frame(c->tap->pcap, frame, len);
+	xe_port_receive(c->xe, frame, len);
 }
 
 void xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap)
 {
 	static uint8_t frame[65536];
+	struct xe_tap_ctx c = { xe, tap };
 	unsigned int i;
 	ssize_t n;
 
@@ -63,9 +116,25 @@ void xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap)
 		n = read(tap->fd, frame, sizeof(frame));
 		if (n < 0)
 			break;
-		if (tap->pcap)
-			xe_pcap_frame(tap->pcap, frame, n);
-		xe_port_receive(xe, frame, n);
+		xe_tap_deliver(&c, frame, n);
+	}
+	xe_eth_notify(xe);
+}
+
+void xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap)
+{
+	static uint8_t dgram[XE_SWITCH_BATCH];
+	struct xe_tap_ctx c = { xe, tap };
+	unsigned int i;
+	long n;
+
+	for (i = 0; i < XE_SWITCH_RX_BATCH; i++) {
+		n = xe_switch_recv(&tap->sw, dgram, sizeof(dgram));
+		if (n < 0)
+			break;
+		/* The good frames before a malformed rest were delivered. */
+		if (xe_switch_split(dgram, n, xe_tap_deliver, &c) < 0)
+			xe->counters[XRNIC_CNT_RX_DROPPED]++;
 	}
 	xe_eth_notify(xe);
 }

@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The port's wire: a Linux tap device (IFF_TAP, no packet information)
- * that the runner put on the guests' Ethernet segment.  One frame per
- * read() and write().
+ * that the runner put on the guests' Ethernet segment, one frame per
+ * read() and write(); and with --switch, the switch between the XRNICs of
+ * the host (switch.h), which takes the frames for the ports it has.
  */
 #ifndef XE_TAP_H
 #define XE_TAP_H
 
 #include <stdio.h>
 
+#include "switch.h"
 #include "xe.h"
 
 /* The port's end of the wire. */
 struct xe_tap {
 	int fd;			/* the tap, or -1 */
 	FILE *pcap;		/* --pcap: every frame both ways (pcap.h), or NULL */
+	struct xe_switch sw;	/* --switch, or sw.fd -1 */
 };
 
 /*
@@ -22,9 +25,16 @@ struct xe_tap {
  * fd or a negative errno.
  */
 int xe_tap_open(const char *name);
-/* xe_dev.eth_xmit of a tap: wire_ctx points to the struct xe_tap. */
+/*
+ * xe_dev.eth_xmit of a tap: wire_ctx points to the struct xe_tap.  A frame
+ * for the switch waits in its batch until xe_tap_flush().
+ */
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len);
+/* Send the switch's batch, if any (after each turn of the main loop). */
+void xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap);
 /* Hand the frames waiting on the tap (a batch of them) to the device. */
 void xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap);
+/* Hand the frames waiting at the switch port (a few datagrams) to the device. */
+void xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap);
 
 #endif /* XE_TAP_H */

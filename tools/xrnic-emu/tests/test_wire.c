@@ -4,11 +4,16 @@
  * by loopback.c, QP 0 of device A connected to QP 1 of device B through
  * their GIDs and MACs, and a wire between them that queues the frames each
  * puts out until the test delivers them.  The frames are checked as RoCE v2
- * (Ethernet, IP, UDP 4791, ICRC) and the data byte for byte.  No VM.
+ * (Ethernet, IP, UDP 4791, ICRC) and the data byte for byte.  The
+ * "switched" tests join the two devices by the switch between device
+ * models (switch.c, through tap.c) instead.  No VM.
  */
+#include <sys/socket.h>
+
 #include "xe_fixture.h"
 #include "loopback.h"
 #include "frame.h"
+#include "tap.h"
 
 #define RAM		(1024 * 1024)
 #define BUF		XE_LB_BUF
@@ -815,6 +820,221 @@ TEST_F(wire, sends_in_flight_together_arrive_exactly_once_and_in_order_through_f
 	EXPECT_GE(a->xe.counters[XRNIC_CNT_INJECTED_CORRUPTS],
 		  b->xe.counters[XRNIC_CNT_RX_ICRC_ERRORS]);
 	EXPECT_LT(0, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+}
+
+/*
+ * Two devices as two device models on one host: each one's wire is a
+ * struct xe_tap (tap.c) on a switch of the test's own, whose "tap" is one
+ * end of a datagram socket pair; the other end (seg) is the segment.
+ */
+FIXTURE(switched) {
+	struct side *a, *b;
+	struct xe_tap ta, tb;
+	int seg_a, seg_b;
+};
+
+static int switched_port(struct side *s, struct xe_tap *t, int *seg)
+{
+	char name[32];
+	int sp[2];
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0, sp))
+		return -1;
+	*t = (struct xe_tap){ .fd = sp[0] };
+	*seg = sp[1];
+	snprintf(name, sizeof(name), "test-wire-%d", getpid());
+	s->xe.eth_xmit = xe_tap_xmit;
+	s->xe.wire_ctx = t;
+	return xe_switch_open(&t->sw, name, s->xe.id.mac);
+}
+
+FIXTURE_SETUP(switched)
+{
+	self->a = calloc(1, sizeof(*self->a));
+	self->b = calloc(1, sizeof(*self->b));
+	ASSERT_NE(NULL, self->a);
+	ASSERT_NE(NULL, self->b);
+	ASSERT_EQ(0, side_init(self->a, 1));
+	ASSERT_EQ(0, side_init(self->b, 2));
+	ASSERT_EQ(0, xe_lb_connect(&self->a->xe, &self->a->lb, self->a->lb.qpn[0],
+				   &self->b->xe, self->b->lb.qpn[1], false));
+	ASSERT_EQ(0, xe_lb_connect(&self->b->xe, &self->b->lb, self->b->lb.qpn[1],
+				   &self->a->xe, self->a->lb.qpn[0], false));
+	ASSERT_EQ(0, switched_port(self->a, &self->ta, &self->seg_a));
+	ASSERT_EQ(0, switched_port(self->b, &self->tb, &self->seg_b));
+}
+
+FIXTURE_TEARDOWN(switched)
+{
+	xe_switch_close(&self->ta.sw);
+	xe_switch_close(&self->tb.sw);
+	close(self->ta.fd);
+	close(self->tb.fd);
+	close(self->seg_a);
+	close(self->seg_b);
+	side_fini(self->a);
+	side_fini(self->b);
+	free(self->a);
+	free(self->b);
+}
+
+/* Frames that went on the tap of seg's port, handed to the port of to. */
+static int seg_deliver(int seg, struct side *to)
+{
+	uint8_t f[9100];
+	ssize_t n;
+	int frames = 0;
+
+	while ((n = read(seg, f, sizeof(f))) > 0) {
+		xe_port_receive(&to->xe, f, n);
+		frames++;
+	}
+	return frames;
+}
+
+/*
+ * Run both devices, the switch and the segment until nothing moves.
+ * Returns the frames that went on the taps.
+ */
+static int run_switched(FIXTURE_DATA(switched) *self)
+{
+	struct side *a = self->a, *b = self->b;
+	uint64_t before;
+	int on_taps = 0, n, rounds;
+
+	for (rounds = 0; rounds < 1000; rounds++) {
+		before = a->xe.counters[XRNIC_CNT_RX_PACKETS] + b->xe.counters[XRNIC_CNT_RX_PACKETS];
+		xe_doorbell(&a->xe, 1);
+		xe_doorbell(&b->xe, 1);
+		while (xe_dev_poll(&a->xe) == 0 || xe_dev_poll(&b->xe) == 0)
+			;
+		xe_tap_flush(&a->xe, &self->ta);
+		xe_tap_flush(&b->xe, &self->tb);
+		n = seg_deliver(self->seg_a, b) + seg_deliver(self->seg_b, a);
+		on_taps += n;
+		xe_tap_switch_receive(&b->xe, &self->tb);
+		xe_tap_switch_receive(&a->xe, &self->ta);
+		if (!n && before == a->xe.counters[XRNIC_CNT_RX_PACKETS] +
+				   b->xe.counters[XRNIC_CNT_RX_PACKETS])
+			break;
+	}
+	return on_taps;
+}
+
+/* A frame from a datagram of the switch: counted if good, then taken by to. */
+struct good_frames {
+	int n;
+	struct xe_dev *to;
+};
+
+static void count_frame(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct good_frames *g = ctx;
+	struct xe_roce_frame rf;
+
+	if (xe_frame_parse(frame, len, &rf) == 1)
+		g->n++;
+	xe_port_receive(g->to, frame, len);
+}
+
+TEST_F(switched, frames_between_two_ports_travel_in_one_datagram)
+{
+	struct side *a = self->a, *b = self->b;
+	static uint8_t dgram[XE_SWITCH_BATCH];
+	struct xrnic_sqe w;
+	struct good_frames g = { .to = &self->b->xe };
+	struct xrnic_cqe *c;
+	long n;
+
+	fill(a->xe.mem.base + BUF, 60000, 7);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	xe_tap_flush(&a->xe, &self->ta);
+	/* The 15 packets of the WRITE, in one datagram, each a good RoCE v2 frame. */
+	n = xe_switch_recv(&self->tb.sw, dgram, sizeof(dgram));
+	ASSERT_LT(0, n);
+	EXPECT_EQ(15, xe_switch_split(dgram, n, count_frame, &g));
+	EXPECT_EQ(15, g.n);
+	EXPECT_EQ(-1, xe_switch_recv(&self->tb.sw, dgram, sizeof(dgram)));
+	/* The ACK comes back through the switch too. */
+	EXPECT_EQ(0, run_switched(self));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF, 60000));
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+}
+
+TEST_F(switched, frames_for_a_mac_without_a_switch_port_go_on_the_tap)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	int k;
+
+	xe_switch_close(&self->tb.sw);		/* b: a NIC the switch does not have */
+	for (k = 0; k < 2; k++) {
+		fill(a->xe.mem.base + BUF, 10000, k);
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 10000, a->lb.key, BUF + 20000, b->lb.key);
+		post_send(a, 0, &w);
+		/* 3 packets there, the ACK back (b sends on its tap alone). */
+		EXPECT_EQ(4, run_switched(self));
+		ASSERT_NE(NULL, c = poll_cq(a));
+		EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+		EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 10000));
+		/* Once refused, the switch does not ask for b again: nothing waits. */
+		EXPECT_EQ(0, self->ta.sw.frames);
+	}
+}
+
+TEST_F(switched, a_full_switch_port_drops_frames_and_counts_them)
+{
+	struct side *a = self->a, *b = self->b;
+	int small = 4096, k;
+	struct xrnic_sqe w;
+
+	/* Little room for what b has not read yet. */
+	ASSERT_EQ(0, setsockopt(self->ta.sw.fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)));
+	for (k = 0; k < 8; k++) {
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+		post_send(a, 0, &w);
+	}
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	xe_tap_flush(&a->xe, &self->ta);
+	EXPECT_LT(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+	EXPECT_GT(a->xe.counters[XRNIC_CNT_TX_PACKETS], a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+}
+
+static void collect(void *ctx, const uint8_t *frame, size_t len)
+{
+	uint8_t *seen = ctx;
+
+	seen[len] = frame[0];
+}
+
+TEST(a_switch_datagram_splits_into_its_frames_and_a_malformed_rest_is_refused)
+{
+	const uint8_t two[] = { 2, 0, 0xa1, 0xa2, 1, 0, 0xb1 };
+	const uint8_t zero[] = { 1, 0, 0xc1, 0, 0 };
+	const uint8_t past[] = { 1, 0, 0xd1, 9, 0, 1, 2 };
+	const uint8_t odd[] = { 1, 0, 0xe1, 5 };
+	uint8_t seen[16] = { };
+
+	EXPECT_EQ(2, xe_switch_split(two, sizeof(two), collect, seen));
+	EXPECT_EQ(0xa1, seen[2]);
+	EXPECT_EQ(0xb1, seen[1]);
+	EXPECT_EQ(0, xe_switch_split(two, 0, collect, seen));
+	/* The good frames before the bad part still go. */
+	EXPECT_EQ(-1, xe_switch_split(zero, sizeof(zero), collect, seen));
+	EXPECT_EQ(0xc1, seen[1]);
+	EXPECT_EQ(-1, xe_switch_split(past, sizeof(past), collect, seen));
+	EXPECT_EQ(0xd1, seen[1]);
+	EXPECT_EQ(-1, xe_switch_split(odd, sizeof(odd), collect, seen));
+	EXPECT_EQ(0xe1, seen[1]);
 }
 
 TEST_HARNESS_MAIN

@@ -515,6 +515,7 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_INJECTED_DUPS] = "injected_dups",
 	[XRNIC_CNT_INJECTED_REORDERS] = "injected_reorders",
 	[XRNIC_CNT_INJECTED_CORRUPTS] = "injected_corrupts",
+	[XRNIC_CNT_WIRE_TX_DROPS] = "wire_tx_drops",
 };
 
 static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,

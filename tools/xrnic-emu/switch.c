@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The switch between the XRNICs of one host: see switch.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "switch.h"
+
+/* The abstract address of the port of mac on switch name; its length. */
+static socklen_t xe_switch_addr(struct sockaddr_un *a, const char *name, const uint8_t *mac)
+{
+	int n;
+
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	/* sun_path[0] stays 0: the abstract namespace, one per network namespace. */
+	n = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 1,
+		     "xrnic-switch/%s/%02x%02x%02x%02x%02x%02x", name,
+		     mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	return offsetof(struct sockaddr_un, sun_path) + 1 + n;
+}
+
+/* A large buffer, forced if we may (root), else as large as allowed. */
+static void xe_switch_sockbuf(int fd, int force, int plain)
+{
+	int size = XE_SWITCH_SOCKBUF;
+
+	if (setsockopt(fd, SOL_SOCKET, force, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, plain, &size, sizeof(size));
+}
+
+int xe_switch_open(struct xe_switch *sw, const char *name, const uint8_t *mac)
+{
+	struct sockaddr_un a;
+	socklen_t len;
+	int err;
+
+	memset(sw, 0, sizeof(*sw));
+	sw->fd = -1;
+	if (!*name || strlen(name) > XE_SWITCH_NAME_MAX)
+		return -EINVAL;
+	memcpy(sw->name, name, strlen(name) + 1);
+	sw->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (sw->fd < 0)
+		return -errno;
+	xe_switch_sockbuf(sw->fd, SO_SNDBUFFORCE, SO_SNDBUF);
+	xe_switch_sockbuf(sw->fd, SO_RCVBUFFORCE, SO_RCVBUF);
+	len = xe_switch_addr(&a, name, mac);
+	if (bind(sw->fd, (struct sockaddr *)&a, len)) {
+		err = -errno;
+		close(sw->fd);
+		sw->fd = -1;
+		return err;
+	}
+	return 0;
+}
+
+void xe_switch_close(struct xe_switch *sw)
+{
+	if (sw->fd >= 0)
+		close(sw->fd);
+	sw->fd = -1;
+}
+
+bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst, int64_t now)
+{
+	unsigned int i;
+
+	if (sw->fd < 0 || (dst[0] & 1))		/* no switch; multicast, broadcast */
+		return false;
+	for (i = 0; i < XE_SWITCH_ABSENT; i++)
+		if (sw->absent[i].until > now && !memcmp(sw->absent[i].mac, dst, 6))
+			return false;
+	return true;
+}
+
+bool xe_switch_fits(const struct xe_switch *sw, const uint8_t *frame, size_t len)
+{
+	if (!sw->frames)
+		return len + 2 <= XE_SWITCH_BATCH;
+	return !memcmp(sw->dst, frame, 6) && sw->len + 2 + len <= XE_SWITCH_BATCH;
+}
+
+void xe_switch_add(struct xe_switch *sw, const uint8_t *frame, size_t len)
+{
+	if (!sw->frames)
+		memcpy(sw->dst, frame, 6);
+	sw->batch[sw->len] = len;
+	sw->batch[sw->len + 1] = len >> 8;
+	memcpy(sw->batch + sw->len + 2, frame, len);
+	sw->len += 2 + len;
+	sw->frames++;
+}
+
+/* Remember that dst has no port, in the slot that expires first. */
+static void xe_switch_absent(struct xe_switch *sw, const uint8_t *dst, int64_t now)
+{
+	unsigned int i, oldest = 0;
+
+	for (i = 1; i < XE_SWITCH_ABSENT; i++)
+		if (sw->absent[i].until < sw->absent[oldest].until)
+			oldest = i;
+	memcpy(sw->absent[oldest].mac, dst, 6);
+	sw->absent[oldest].until = now + XE_SWITCH_RETRY_NS;
+}
+
+int xe_switch_send(struct xe_switch *sw, int64_t now)
+{
+	struct sockaddr_un a;
+	socklen_t alen = xe_switch_addr(&a, sw->name, sw->dst);
+
+	if (sendto(sw->fd, sw->batch, sw->len, MSG_DONTWAIT, (struct sockaddr *)&a, alen) >= 0) {
+		xe_switch_empty(sw);
+		return 0;
+	}
+	if (errno == EAGAIN || errno == ENOBUFS) {
+		xe_switch_empty(sw);
+		return -EAGAIN;
+	}
+	/* ECONNREFUSED, ENOENT: nobody there (now). */
+	xe_switch_absent(sw, sw->dst, now);
+	return -ENOENT;
+}
+
+void xe_switch_empty(struct xe_switch *sw)
+{
+	sw->len = 0;
+	sw->frames = 0;
+}
+
+long xe_switch_recv(struct xe_switch *sw, uint8_t *buf, size_t size)
+{
+	ssize_t n = recv(sw->fd, buf, size, MSG_DONTWAIT);
+
+	return n < 0 ? -1 : n;
+}
+
+int xe_switch_split(const uint8_t *dgram, size_t len,
+		    void (*fn)(void *ctx, const uint8_t *frame, size_t len), void *ctx)
+{
+	size_t off = 0, n;
+	int frames = 0;
+
+	while (off < len) {
+		if (len - off < 2)
+			return -1;
+		n = dgram[off] | (size_t)dgram[off + 1] << 8;
+		if (!n || n > len - off - 2)
+			return -1;
+		fn(ctx, dgram + off + 2, n);
+		off += 2 + n;
+		frames++;
+	}
+	return frames;
+}

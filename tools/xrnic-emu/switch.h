@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The switch between the XRNICs of one host (--switch NAME): frames from
+ * one device model's port to another's travel in batches, up to
+ * XE_SWITCH_BATCH bytes of frames in one AF_UNIX datagram, where the tap
+ * and the host's bridge take one system call and one trip through the
+ * network stack per frame.  The frames are the same bytes either way
+ * (RoCE v2, with their ICRC, or the Ethernet function's), and both ends
+ * capture them the same way.
+ *
+ * A device model's switch port is the abstract socket
+ * "xrnic-switch/NAME/<its MAC in hex>" of its network namespace.  A
+ * datagram holds frames one after another, each after its length as an
+ * __le16.  A frame goes to the switch when its destination MAC is unicast
+ * and has a switch port; a destination without one (a virtio-net guest's,
+ * a broadcast) gets its frames on the tap, one at a time as before, and
+ * the switch tries it again after XE_SWITCH_RETRY_NS.
+ */
+#ifndef XE_SWITCH_H
+#define XE_SWITCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XE_SWITCH_BATCH		65536
+#define XE_SWITCH_NAME_MAX	64
+#define XE_SWITCH_ABSENT	8		/* destinations remembered without a port */
+#define XE_SWITCH_RETRY_NS	1000000000LL
+#define XE_SWITCH_SOCKBUF	(8 << 20)	/* bytes one port may have queued at others */
+
+struct xe_switch {
+	int fd;				/* this port's socket, or -1: no switch */
+	char name[XE_SWITCH_NAME_MAX + 1];
+	uint8_t dst[6];			/* the batch's destination */
+	size_t len;			/* bytes in batch */
+	unsigned int frames;		/* frames in batch */
+	struct {
+		uint8_t mac[6];
+		int64_t until;		/* no port there before this time (xe_now_ns) */
+	} absent[XE_SWITCH_ABSENT];
+	uint8_t batch[XE_SWITCH_BATCH];
+};
+
+/*
+ * Open the port of the device whose MAC is mac on switch name (1 to
+ * XE_SWITCH_NAME_MAX characters); 0 or a negative errno.
+ */
+int xe_switch_open(struct xe_switch *sw, const char *name, const uint8_t *mac);
+void xe_switch_close(struct xe_switch *sw);
+
+/* True when a frame for dst should go to the switch (now is xe_now_ns()). */
+bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst, int64_t now);
+/* True when the frame fits in the batch, which is for the same destination. */
+bool xe_switch_fits(const struct xe_switch *sw, const uint8_t *frame, size_t len);
+/* Append a frame for which xe_switch_fits() holds. */
+void xe_switch_add(struct xe_switch *sw, const uint8_t *frame, size_t len);
+
+/*
+ * Send the batch to its destination and empty it: 0 sent, -EAGAIN the
+ * destination's queue is full (the frames are lost, as on a congested
+ * link), -ENOENT it has no port (remembered; the caller sends the frames
+ * another way before the batch is emptied, see xe_switch_split()).
+ */
+int xe_switch_send(struct xe_switch *sw, int64_t now);
+void xe_switch_empty(struct xe_switch *sw);
+
+/*
+ * Receive one datagram into buf (size bytes, at least XE_SWITCH_BATCH);
+ * its length, or -1 when none waits.
+ */
+long xe_switch_recv(struct xe_switch *sw, uint8_t *buf, size_t size);
+
+/*
+ * Hand each frame of a datagram to fn, in order.  Returns the number of
+ * frames, or -1 after the good ones when the rest is malformed (a length
+ * of 0 or past the end).
+ */
+int xe_switch_split(const uint8_t *dgram, size_t len,
+		    void (*fn)(void *ctx, const uint8_t *frame, size_t len), void *ctx);
+
+#endif /* XE_SWITCH_H */
