@@ -68,7 +68,7 @@ perftest() {
 }
 
 for s in 4096 65536 1048576; do
-	n=$((s < 65536 ? 1000 : s < 1048576 ? 200 : 50))
+	n=$((s < 65536 ? 10000 : s < 1048576 ? 2000 : 200))
 	perftest ib_write_bw $s $n
 	perftest ib_read_bw $s $n
 	perftest ib_send_bw $s $n

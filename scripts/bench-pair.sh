@@ -35,7 +35,7 @@ figures() {
 	$2 == "RESULT" && $3 !~ /^(cpu|rate)\./ { print $3, $4, $5, $6 }
 	$2 == "RESULT" && $3 ~ /^cpu\./ { split($3, k, "."); ticks[k[2], k[3]] = $6; win[k[3]] = $4 }
 	$2 == "RESULT" && $3 ~ /^rate\./ { split($3, k, "."); rate[k[2]] = $6 }
-	$2 == "host:" && $3 == "cpu" && $0 ~ /emu[0-9]+=[0-9]/ {
+	$2 == "host:" && $3 == "cpu" && $0 ~ / emu[0-9]+=[0-9]/ {
 		ns = 0
 		for (i = 5; i <= NF; i++) if ($i ~ /^emu[0-9]+=[0-9]+$/) { split($i, kv, "="); ns += kv[2] }
 		mark[$4] = ns }
@@ -138,7 +138,7 @@ for m in engine_write wire_write; do
 	x=$(value "$out/engine.fig" "$m" 1048576)
 	printf '%-18s %8s %5s %10s %21s %9s\n' "$m" 1048576 MB/s "$x" "memcpy $c" "$(ratio "$x" "$c")"
 done
-# The plot: bandwidth and latency (log scales) and CPU per GB side by side.
+# The plot: bandwidth, latency and CPU per GB side by side, log scales.
 : >"$out/latest-bw.dat"
 : >"$out/latest-lat.dat"
 : >"$out/latest-cpu.dat"
@@ -162,8 +162,6 @@ set title "bandwidth, MB/s (higher is better)"
 plot "$out/latest-bw.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
 set title "latency, us (lower is better)"
 plot "$out/latest-lat.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
-unset logscale y
-set yrange [0:*]
 set title "guest and device-model CPU, ms per GB moved (lower is better)"
 plot "$out/latest-cpu.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
 unset multiplot
