@@ -2,7 +2,7 @@
 # xrdma top-level build.  The two commands a user needs:
 #   make demo    two VMs with an XRNIC each: the driver, the GIDs, RDMA between them
 #   make check   every test of every layer, ending "N passed, N failed, ..."
-#   make bench   perftest on xrnic0 against rxe and TCP, the engine against memcpy
+#   make bench   perftest on XRNICs against rxe and TCP, CPU per GB, the device model against memcpy
 # Each installs missing Debian packages first (scripts/install-deps.sh).
 
 KVER = $(shell scripts/kernel-version.sh)

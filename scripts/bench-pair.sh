@@ -100,9 +100,13 @@ tcp_of() {
 {
 	printf '{"setup": {"date": "%s", "host": "%s cores, QEMU TCG", ' "$(date -u +%F)" "$(nproc)"
 	printf '"guests": "two, -smp 1, 512 MiB, one NIC each on a bridge in a network namespace", '
-	printf '"netdev_mtu": 9000, "path_mtu": 4096, "socket_buffers": "Linux defaults", '
-	printf '"xrdma": "XRNIC each, RoCE v2 by the device models", '
-	printf '"rxe": "rdma_rxe on virtio-net each", "tcp": "iperf3 for 5 s, and tools/bench/tcp_pingpong (TCP_NODELAY, median round trip halved), on the rxe guests'"'"' virtio-net"}, '
+	printf '"netdev_mtu": 9000, "path_mtu": 4096, '
+	printf '"socket_buffers": "TCP and rxe: Linux defaults; an XRNIC port on the switch: 8 MiB, 512 datagrams queued", '
+	printf '"xrdma": "XRNIC each, RoCE v2 by the device models, from one to the other through the host switch (xrnic-emu --switch)", '
+	printf '"rxe": "rdma_rxe on virtio-net each", '
+	printf '"tcp": "iperf3 for 5 s, and tools/bench/tcp_pingpong (TCP_NODELAY, median round trip halved), on the rxe guests'"'"' virtio-net", '
+	printf '"iterations": "bandwidth 10000, 2000, 200 at 4 KiB, 64 KiB, 1 MiB; latency 500", '
+	printf '"cpu": "busy ticks of each guest (/proc/stat) and the CPU time of both device models (host) over 4 s in the middle of a 12 s transfer of 64 KiB messages (iperf3 for TCP), per 10^9 bytes at that transfer'"'"'s rate"}, '
 	printf '"results": ['
 	sep=
 	while read -r m b u t; do
