@@ -102,7 +102,10 @@ static const uint8_t xe_nak_status[] = {
 	[XE_NAK_REM_OP]		= XRNIC_WC_REM_OP_ERR,
 };
 
-/* ACKNOWLEDGE of packet rel of the head m: an ACK of its last completes it; a NAK fails or retries. */
+/*
+ * ACKNOWLEDGE of packet rel of the head m: an ACK of its last completes
+ * it; a NAK fails or retries.
+ */
 static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
 			const struct xe_pkt *p, uint32_t rel)
 {
@@ -110,7 +113,7 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
 
 	switch (p->syndrome & XE_AETH_TYPE_MASK) {
 	case 0:		/* ACK */
-		if (m->wqe.opcode == XRNIC_WR_RDMA_READ || xe_wr_is_atomic(m->wqe.opcode))
+		if (xe_wr_is_rd_atomic(m->wqe.opcode))
 			return false;
 		if (rel == m->npsn - 1)
 			xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, m->local.len);

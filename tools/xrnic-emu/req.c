@@ -251,6 +251,20 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 }
 
 /*
+ * A fenced WQE waits for the READs and atomics before it (IBTA 10.8.3.3),
+ * and a READ or atomic while max_rd_atomic of them are in flight.
+ */
+static bool xe_req_must_wait(const struct xe_qp *qp, uint8_t opcode, uint8_t flags)
+{
+	const struct xe_qp_req *r = &qp->req;
+
+	if (!r->rd_atomic)
+		return false;
+	return (flags & XRNIC_SQE_FENCE) ||
+	       (xe_wr_is_rd_atomic(opcode) && r->rd_atomic >= xe_req_rd_atomic_max(qp));
+}
+
+/*
  * Take the next WQE into the window: check it and give it its PSNs.
  * Returns 1 when taken, 0 when there is none or it must wait, -1 when it
  * failed (completed with an error, the QP in ERR).
@@ -258,23 +272,22 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 static int xe_req_take(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 {
 	struct xe_qp_req *r = &qp->req;
+	const struct xrnic_sqe *slot;
 	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu);
 	struct xe_msg *m = xe_req_msg(qp, r->sq_next);
-	uint32_t rd_max = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
 	uint8_t status = 0, verr = 0;
 	bool rd;
 
 	if (pi == r->sq_next || r->sq_next - qp->sq_ci >= XE_SQ_WINDOW)
 		return 0;
-	/* The guest may rewrite the slot: work on a copy. */
-	memcpy(&m->wqe, qp->sq + (size_t)(r->sq_next & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
-	       sizeof(m->wqe));
+	slot = (const void *)(qp->sq + (size_t)(r->sq_next & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE);
+	/* A look at the slot first: a WQE that must wait is not copied at each poll. */
+	if (xe_req_must_wait(qp, slot->opcode, slot->flags))
+		return 0;
+	/* The guest may rewrite the slot: work on a copy, which decides. */
+	memcpy(&m->wqe, slot, sizeof(m->wqe));
 	rd = xe_wr_is_rd_atomic(m->wqe.opcode);
-	/*
-	 * A fenced WQE waits for the READs and atomics before it (IBTA
-	 * 10.8.3.3); max_rd_atomic of them may be in flight, 0 meaning one.
-	 */
-	if (r->rd_atomic && ((m->wqe.flags & XRNIC_SQE_FENCE) || (rd && r->rd_atomic >= rd_max)))
+	if (xe_req_must_wait(qp, m->wqe.opcode, m->wqe.flags))
 		return 0;
 	if (xe_req_check(qp, &m->wqe, m->pieces, &m->local)) {
 		status = XRNIC_WC_LOC_QP_OP_ERR;

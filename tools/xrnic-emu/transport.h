@@ -79,6 +79,12 @@ static inline bool xe_req_in_flight(const struct xe_qp *qp)
 	return qp->req.sq_next != qp->sq_ci;
 }
 
+/* The READs and atomics qp may have in flight: max_rd_atomic, 0 counting as 1. */
+static inline uint32_t xe_req_rd_atomic_max(const struct xe_qp *qp)
+{
+	return qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
+}
+
 static inline uint32_t xe_msg_last_psn(const struct xe_msg *m)
 {
 	return (m->first_psn + m->npsn - 1) & XE_PSN_MASK;

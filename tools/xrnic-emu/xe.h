@@ -77,9 +77,10 @@ static_assert(XE_QPN_SLOT_END <= 1u << XE_QPN_SLOT_BITS, "QP slots fit the qpn")
 
 /*
  * How long the device keeps polling after its last progress before it
- * sleeps until a doorbell (the default of xe_dev.poll_linger_ns).  A doorbell trapped from a TCG guest costs the
- * guest 11-19 us, so a stream of work requests should not ring each one;
- * longer would spend a host core on a guest that has nothing in flight.
+ * sleeps until a doorbell (the default of xe_dev.poll_linger_ns).  A
+ * doorbell trapped from a TCG guest costs the guest 11-19 us, so a stream
+ * of work requests should not ring each one; longer would spend a host
+ * core on a guest that has nothing in flight.
  */
 #define XE_POLL_LINGER_NS	50000
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "loopback.h"
+#include "transport.h"
 
 #define FUZZ_RAM_SIZE	(1024 * 1024)
 
@@ -61,7 +62,7 @@ static __attribute__((no_sanitize("coverage"))) void fuzz_check_qps(const struct
 		r = &qp->req;
 		n = r->sq_next - qp->sq_ci;
 		if (n > XE_SQ_WINDOW || r->send_idx - qp->sq_ci > n || r->rd_atomic > n ||
-		    r->rd_atomic > (qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1u))
+		    r->rd_atomic > xe_req_rd_atomic_max(qp))
 			abort();
 		if (qp->state == XRNIC_QPS_ERR && (n || r->timer))
 			abort();
