@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..26"
+echo "1..28"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -39,6 +39,7 @@ expect_usage_error "shell takes no SCRIPT" -- shell /etc/hostname
 expect_usage_error "unknown option" -- run --frobnicate /etc/hostname
 expect_usage_error "--debug-kernel takes no argument" -- \
 	run --debug-kernel=yes /etc/hostname
+expect_usage_error "--no-switch takes no argument" -- run --no-switch=1 /etc/hostname
 expect_usage_error "--virtio-net: 'x'" -- run --virtio-net x /etc/hostname
 expect_usage_error "--virtio-net/--rxe: there is no guest 3" -- \
 	run --vms 2 --virtio-net 3 /etc/hostname
@@ -85,6 +86,22 @@ else
 	failed=1
 	echo "# output: $(tail -5 <<<"$out")"
 	echo "not ok $n xrdma_vm.reboots_a_guest_stuck_before_init_once"
+fi
+
+# "XRDMA-HOST: cpu LABEL" is answered with every QEMU's and device model's
+# CPU time so far (the bench's), here with the device model off the switch.
+n=$((n + 1))
+script=$(mktemp)
+printf 'echo "XRDMA-HOST: cpu mark.1"\nsleep 1\n' >"$script"
+out=$("$vm" run --no-switch "$script" 2>&1)
+rc=$?
+rm -f "$script"
+if [ $rc -eq 0 ] && grep -qE "host: cpu mark\.1 qemu1=[0-9]+ emu1=[0-9]+" <<<"$out"; then
+	echo "ok $n xrdma_vm.answers_cpu_with_the_cpu_time_of_qemu_and_device_model"
+else
+	failed=1
+	echo "# exit $rc, output: $(tail -5 <<<"$out")"
+	echo "not ok $n xrdma_vm.answers_cpu_with_the_cpu_time_of_qemu_and_device_model"
 fi
 
 expect_report_fails kasan_report "BUG: KASAN: slab-use-after-free in xr_test+0x1/0x2"
