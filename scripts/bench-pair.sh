@@ -126,7 +126,8 @@ tcp_of() {
 # ratio X Y: X / Y, or "-" where either is missing.
 ratio() {
 	awk -v x="$1" -v y="$2" 'BEGIN {
-		if (x ~ /^[0-9.]+$/ && y + 0 > 0) printf "%.2fx", x / y; else print "-" }'
+		if (x !~ /^[0-9.]+$/ || y + 0 <= 0) { print "-"; exit }
+		r = x / y; printf (r < 0.1 ? "%.3fx" : "%.2fx"), r }'
 }
 printf '%-18s %8s %5s %10s %10s %10s %9s %9s\n' metric bytes unit xrnic rxe tcp x/rxe x/tcp
 while read -r m b u t; do
