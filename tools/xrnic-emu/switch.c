@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "switch.h"
+#include "xe.h"
 
 /* The abstract address of the port of mac on switch name; its length. */
 static socklen_t xe_switch_addr(struct sockaddr_un *a, const char *name, const uint8_t *mac)
@@ -65,15 +66,16 @@ void xe_switch_close(struct xe_switch *sw)
 	sw->fd = -1;
 }
 
-bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst, int64_t now)
+bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst)
 {
 	unsigned int i;
 
 	if (sw->fd < 0 || (dst[0] & 1))		/* no switch; multicast, broadcast */
 		return false;
+	/* The clock is read only for a destination that had no port. */
 	for (i = 0; i < XE_SWITCH_ABSENT; i++)
-		if (sw->absent[i].until > now && !memcmp(sw->absent[i].mac, dst, 6))
-			return false;
+		if (sw->absent[i].until && !memcmp(sw->absent[i].mac, dst, 6))
+			return sw->absent[i].until <= xe_now_ns();
 	return true;
 }
 
@@ -95,16 +97,21 @@ void xe_switch_add(struct xe_switch *sw, const uint8_t *frame, size_t len)
 	sw->frames++;
 }
 
-/* Remember that dst has no port, in the slot that expires first. */
+/* Remember that dst has no port: in its own slot, or the one that expires first. */
 static void xe_switch_absent(struct xe_switch *sw, const uint8_t *dst, int64_t now)
 {
-	unsigned int i, oldest = 0;
+	unsigned int i, slot = 0;
 
-	for (i = 1; i < XE_SWITCH_ABSENT; i++)
-		if (sw->absent[i].until < sw->absent[oldest].until)
-			oldest = i;
-	memcpy(sw->absent[oldest].mac, dst, 6);
-	sw->absent[oldest].until = now + XE_SWITCH_RETRY_NS;
+	for (i = 0; i < XE_SWITCH_ABSENT; i++) {
+		if (!memcmp(sw->absent[i].mac, dst, 6)) {
+			slot = i;
+			break;
+		}
+		if (sw->absent[i].until < sw->absent[slot].until)
+			slot = i;
+	}
+	memcpy(sw->absent[slot].mac, dst, 6);
+	sw->absent[slot].until = now + XE_SWITCH_RETRY_NS;
 }
 
 int xe_switch_send(struct xe_switch *sw, int64_t now)

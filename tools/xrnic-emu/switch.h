@@ -49,8 +49,8 @@ struct xe_switch {
 int xe_switch_open(struct xe_switch *sw, const char *name, const uint8_t *mac);
 void xe_switch_close(struct xe_switch *sw);
 
-/* True when a frame for dst should go to the switch (now is xe_now_ns()). */
-bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst, int64_t now);
+/* True when a frame for dst should go to the switch. */
+bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst);
 /* True when the frame fits in the batch, which is for the same destination. */
 bool xe_switch_fits(const struct xe_switch *sw, const uint8_t *frame, size_t len);
 /* Append a frame for which xe_switch_fits() holds. */

@@ -86,7 +86,7 @@ void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
 
 	if (tap->pcap)
 		xe_pcap_frame(tap->pcap, frame, len);
-	if (!xe_switch_wants(&tap->sw, frame, xe_now_ns())) {
+	if (!xe_switch_wants(&tap->sw, frame)) {
 		xe_tap_write(&c, frame, len);
 		return;
 	}

@@ -496,6 +496,9 @@ TEST_F(emu, bad_option_values_exit_2_naming_the_option)
 		{ "--faults", "drop=5,bogus=1" }, { "--faults", "drop" }, { "--faults", "seed=-1" },
 		{ "--faults", "corrupt=0.5x" },
 		{ "--pcap", "" }, { "--pcap", "/tmp/no-tap.pcap" },	/* no --tap */
+		{ "--switch", "" }, { "--switch", "a/b" },
+		{ "--switch", "x1234567890123456789012345678901234567890123456789012345678901234" },
+		{ "--switch", "fine" },					/* no --tap */
 	};
 	size_t i;
 	pid_t pid;
@@ -519,7 +522,7 @@ TEST_F(emu, help_lists_every_option)
 {
 	static const char *const opts[] = {
 		"--socket", "--guest-ram", "--vectors", "--guid", "--mac", "--fw-version",
-		"--log", "--tap", "--faults", "--pcap", "--help",
+		"--log", "--tap", "--faults", "--pcap", "--switch", "--help",
 	};
 	const char *args[] = { "--help", NULL };
 	size_t i;

@@ -70,6 +70,27 @@ static void side_fini(struct side *s)
 	free(s->xe.bar2);
 }
 
+/* Sides a and b, QP 0 of a connected to QP 1 of b through IPv4 or IPv6 GIDs. */
+static int pair_init(struct side **a, struct side **b, bool v6)
+{
+	*a = calloc(1, sizeof(**a));
+	*b = calloc(1, sizeof(**b));
+	if (!*a || !*b || side_init(*a, 1) || side_init(*b, 2))
+		return -1;
+	if (xe_lb_connect(&(*a)->xe, &(*a)->lb, (*a)->lb.qpn[0], &(*b)->xe, (*b)->lb.qpn[1], v6) ||
+	    xe_lb_connect(&(*b)->xe, &(*b)->lb, (*b)->lb.qpn[1], &(*a)->xe, (*a)->lb.qpn[0], v6))
+		return -1;
+	return 0;
+}
+
+static void pair_fini(struct side *a, struct side *b)
+{
+	side_fini(a);
+	side_fini(b);
+	free(a);
+	free(b);
+}
+
 FIXTURE(wire) {
 	struct side *a, *b;
 };
@@ -83,24 +104,12 @@ FIXTURE_VARIANT_ADD(wire, ipv6) { .v6 = true };
 
 FIXTURE_SETUP(wire)
 {
-	self->a = calloc(1, sizeof(*self->a));
-	self->b = calloc(1, sizeof(*self->b));
-	ASSERT_NE(NULL, self->a);
-	ASSERT_NE(NULL, self->b);
-	ASSERT_EQ(0, side_init(self->a, 1));
-	ASSERT_EQ(0, side_init(self->b, 2));
-	ASSERT_EQ(0, xe_lb_connect(&self->a->xe, &self->a->lb, self->a->lb.qpn[0],
-				   &self->b->xe, self->b->lb.qpn[1], variant->v6));
-	ASSERT_EQ(0, xe_lb_connect(&self->b->xe, &self->b->lb, self->b->lb.qpn[1],
-				   &self->a->xe, self->a->lb.qpn[0], variant->v6));
+	ASSERT_EQ(0, pair_init(&self->a, &self->b, variant->v6));
 }
 
 FIXTURE_TEARDOWN(wire)
 {
-	side_fini(self->a);
-	side_fini(self->b);
-	free(self->a);
-	free(self->b);
+	pair_fini(self->a, self->b);
 }
 
 /*
@@ -850,16 +859,7 @@ static int switched_port(struct side *s, struct xe_tap *t, int *seg)
 
 FIXTURE_SETUP(switched)
 {
-	self->a = calloc(1, sizeof(*self->a));
-	self->b = calloc(1, sizeof(*self->b));
-	ASSERT_NE(NULL, self->a);
-	ASSERT_NE(NULL, self->b);
-	ASSERT_EQ(0, side_init(self->a, 1));
-	ASSERT_EQ(0, side_init(self->b, 2));
-	ASSERT_EQ(0, xe_lb_connect(&self->a->xe, &self->a->lb, self->a->lb.qpn[0],
-				   &self->b->xe, self->b->lb.qpn[1], false));
-	ASSERT_EQ(0, xe_lb_connect(&self->b->xe, &self->b->lb, self->b->lb.qpn[1],
-				   &self->a->xe, self->a->lb.qpn[0], false));
+	ASSERT_EQ(0, pair_init(&self->a, &self->b, false));
 	ASSERT_EQ(0, switched_port(self->a, &self->ta, &self->seg_a));
 	ASSERT_EQ(0, switched_port(self->b, &self->tb, &self->seg_b));
 }
@@ -872,10 +872,7 @@ FIXTURE_TEARDOWN(switched)
 	close(self->tb.fd);
 	close(self->seg_a);
 	close(self->seg_b);
-	side_fini(self->a);
-	side_fini(self->b);
-	free(self->a);
-	free(self->b);
+	pair_fini(self->a, self->b);
 }
 
 /* Frames that went on the tap of seg's port, handed to the port of to. */
