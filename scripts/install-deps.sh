@@ -26,6 +26,7 @@ pkgs=(
 	ethtool
 	tshark
 	file
+	stress-ng
 	"$@"
 )
 

@@ -337,6 +337,9 @@ enum xrnic_counter {
 	XRNIC_CNT_INJECTED_CORRUPTS,
 	/* Frames sent that the wire had no room for (its queue was full). */
 	XRNIC_CNT_WIRE_TX_DROPS,
+	/* The requester's loss signals: no answer in time, a sequence NAK. */
+	XRNIC_CNT_ACK_TIMEOUTS,
+	XRNIC_CNT_SEQ_NAKS_RCVD,
 	XRNIC_NUM_COUNTERS,
 };
 

@@ -50,6 +50,7 @@ void xe_comp_wqe(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t ve
 		xe_req_rewind(qp, xe_req_msg(qp, qp->sq_ci)->first_psn);
 	if (status == XRNIC_WC_SUCCESS) {
 		/* Progress: the retries start over, the ACK timer too. */
+		xe_req_answered(qp, m->npsn - m->done);
 		r->rnr_left = qp->attr.rnr_retry;
 		r->retry_left = qp->attr.retry_cnt;
 		r->gap = false;
@@ -73,6 +74,7 @@ static void xe_comp_progress(struct xe_qp *qp, struct xe_msg *m, uint32_t rel)
 
 	if (rel + 1 <= m->done)
 		return;
+	xe_req_answered(qp, rel + 1 - m->done);
 	m->done = rel + 1;
 	r->retry_left = qp->attr.retry_cnt;
 	r->gap = false;
@@ -126,6 +128,7 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
 		return true;
 	case XE_AETH_NAK:
 		if (code == XE_NAK_PSN_SEQ) {
+			xe->counters[XRNIC_CNT_SEQ_NAKS_RCVD]++;
 			if (!xe_req_seq_retry(qp, p->psn))
 				xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
 			return true;
@@ -288,9 +291,7 @@ void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp)
 		xe_comp_recv(xe, qp, le64toh(rqe.wr_id), XRNIC_WC_WR_FLUSH_ERR, XRNIC_VERR_FLUSH,
 			     XRNIC_WC_RECV, 0, 0, 0, 0);
 	}
-	memset(&qp->req, 0, sizeof(qp->req));
-	qp->req.sq_next = qp->sq_ci;
-	qp->req.send_idx = qp->sq_ci;
+	xe_req_reset(qp);
 	memset(&qp->resp, 0, sizeof(qp->resp));
 }
 

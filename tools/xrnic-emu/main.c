@@ -347,10 +347,12 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_t
 			if (read(iv->db_fd[v], &cnt, sizeof(cnt)) == sizeof(cnt))
 				xe_doorbell(xe, v);
 		}
-		if (pfd[XE_PFD_TAP].revents)
-			xe_tap_receive(xe, tap);
-		if (pfd[XE_PFD_SWITCH].revents)
-			xe_tap_switch_receive(xe, tap);
+		/* Input still waiting holds the ACK timers (struct xe_dev.rx_pending). */
+		xe->rx_pending = false;
+		if (pfd[XE_PFD_TAP].revents && xe_tap_receive(xe, tap))
+			xe->rx_pending = true;
+		if (pfd[XE_PFD_SWITCH].revents && xe_tap_switch_receive(xe, tap))
+			xe->rx_pending = true;
 		/* The data path's work; and when to look again without a doorbell. */
 		wait = xe_dev_poll(xe);
 		if (tap->fd >= 0)

@@ -142,6 +142,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		.atomics = atomics,
 		.msgs = msgs,
 	};
+	xe_req_reset(qp);
 	pd->refs++;
 	scq->refs++;
 	rcq->refs++;
@@ -367,7 +368,7 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		qp->attr = xe_qp_defaults;
 		qp->sq_ci = 0;
 		qp->rq_ci = 0;
-		memset(&qp->req, 0, sizeof(qp->req));
+		xe_req_reset(qp);
 		memset(&qp->resp, 0, sizeof(qp->resp));
 		memset(qp->atomics, 0, XE_MAX_RD_ATOMIC * sizeof(*qp->atomics));
 		__atomic_store_n(&qp->db->sq_ci, 0, __ATOMIC_RELEASE);

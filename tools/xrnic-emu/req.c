@@ -10,7 +10,9 @@
  * a PSN on when the completer asks for it (an RNR NAK, a sequence NAK, an
  * answer missing: a READ asks again for the part not in) and from the
  * first packet not answered when no answer came within the QP's timeout,
- * within rnr_retry and retry_cnt.
+ * within rnr_retry and retry_cnt.  A loss shrinks what it keeps
+ * unanswered and answers grow it back (struct xe_qp_req.cwnd), and ACK
+ * timeouts in a row wait twice as long each.
  */
 #include <errno.h>
 
@@ -88,6 +90,43 @@ bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code)
 	return true;
 }
 
+void xe_req_reset(struct xe_qp *qp)
+{
+	memset(&qp->req, 0, sizeof(qp->req));
+	qp->req.sq_next = qp->sq_ci;
+	qp->req.send_idx = qp->sq_ci;
+	qp->req.cwnd = XE_PSN_WINDOW;
+	qp->req.ssthresh = XE_PSN_WINDOW;
+}
+
+/* A packet was lost (a sequence NAK, a gap): half as many unanswered. */
+static void xe_req_cwnd_loss(struct xe_qp_req *r)
+{
+	r->ssthresh = r->cwnd / 2 > XE_CWND_MIN ? r->cwnd / 2 : XE_CWND_MIN;
+	r->cwnd = r->ssthresh;
+	r->cwnd_acc = 0;
+}
+
+void xe_req_answered(struct xe_qp *qp, uint32_t n)
+{
+	struct xe_qp_req *r = &qp->req;
+
+	r->backoff = 0;
+	if (r->cwnd < r->ssthresh) {
+		/* Slow start: one more for each packet answered. */
+		r->cwnd += n < r->ssthresh - r->cwnd ? n : r->ssthresh - r->cwnd;
+		return;
+	}
+	/* Congestion avoidance: one more for each window answered. */
+	r->cwnd_acc += n;
+	while (r->cwnd_acc >= r->cwnd && r->cwnd < XE_PSN_WINDOW) {
+		r->cwnd_acc -= r->cwnd;
+		r->cwnd++;
+	}
+	if (r->cwnd == XE_PSN_WINDOW)
+		r->cwnd_acc = 0;
+}
+
 bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
 {
 	struct xe_qp_req *r = &qp->req;
@@ -104,6 +143,7 @@ bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
 		return false;
 	r->retry_left--;
 	r->retry_psn = psn;
+	xe_req_cwnd_loss(r);
 	xe_req_rewind(qp, psn);
 	r->timer = XE_TIMER_RESEND;
 	r->wait_until = 0;
@@ -112,8 +152,13 @@ bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
 
 void xe_req_wait_answer(struct xe_qp *qp)
 {
+	int64_t t = xe_ack_timeout_ns(qp->attr.timeout);
+	int64_t max = t > XE_ACK_BACKOFF_MAX_NS ? t : XE_ACK_BACKOFF_MAX_NS;
+
+	/* Backed off: twice as long for each timeout in a row, up to max. */
+	t = qp->req.backoff < 16 && t << qp->req.backoff < max ? t << qp->req.backoff : max;
 	qp->req.timer = XE_TIMER_ACK;
-	qp->req.wait_until = xe_now_ns() + xe_ack_timeout_ns(qp->attr.timeout);
+	qp->req.wait_until = xe_now_ns() + t;
 }
 
 void xe_req_rewind(struct xe_qp *qp, uint32_t psn)
@@ -212,7 +257,7 @@ static uint32_t xe_req_window_base(const struct xe_qp *qp)
 static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 {
 	struct xe_qp_req *r = &qp->req;
-	uint32_t idx = r->send_idx, i;
+	uint32_t idx = r->send_idx, i, out;
 	bool sent = false, again;
 	struct xe_msg *m;
 	struct xe_pkt p;
@@ -231,9 +276,13 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 			break;
 		}
 		p.psn = (m->first_psn + i) & XE_PSN_MASK;
-		if (xe_psn_diff(p.psn, xe_req_window_base(qp)) >= XE_PSN_WINDOW)
+		out = xe_psn_diff(p.psn, xe_req_window_base(qp));
+		if (out >= r->cwnd)
 			break;
 		xe_req_packet(qp, m, i, &p);
+		/* The window's last packet asks the answer that opens it again. */
+		if (out + 1 == r->cwnd)
+			p.ackreq = true;
 		/* The PSN moves on before the answer can come back. */
 		r->next_psn = (p.psn + (p.opcode == XE_OP_READ_REQUEST ? m->npsn - i : 1)) &
 			      XE_PSN_MASK;
@@ -334,6 +383,13 @@ static bool xe_req_expire(struct xe_dev *xe, struct xe_qp *qp)
 			return false;
 		}
 		r->retry_left--;
+		xe->counters[XRNIC_CNT_ACK_TIMEOUTS]++;
+		/* Start again from one packet, and wait longer next time. */
+		r->ssthresh = r->cwnd / 2 > XE_CWND_MIN ? r->cwnd / 2 : XE_CWND_MIN;
+		r->cwnd = XE_CWND_MIN;
+		r->cwnd_acc = 0;
+		if (r->backoff < UINT8_MAX)
+			r->backoff++;
 		xe_req_rewind(qp, xe_req_window_base(qp));
 	}
 	r->timer = XE_TIMER_NONE;
@@ -365,7 +421,9 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 		xe_qp_to_err(xe, qp);
 		return true;
 	}
-	if (r->timer != XE_TIMER_NONE && (!r->wait_until || xe_now_ns() >= r->wait_until)) {
+	/* An answer that waits on the input is read before the ACK timer judges. */
+	if (r->timer != XE_TIMER_NONE && (!r->wait_until || xe_now_ns() >= r->wait_until) &&
+	    !(r->timer == XE_TIMER_ACK && xe->rx_pending)) {
 		if (!xe_req_expire(xe, qp))
 			return true;
 	}

@@ -105,7 +105,7 @@ static void xe_tap_deliver(void *ctx, const uint8_t *frame, size_t len)
 	xe_port_receive(c->xe, frame, len);
 }
 
-void xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap)
+bool xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap)
 {
 	static uint8_t frame[65536];
 	struct xe_tap_ctx c = { xe, tap };
@@ -119,9 +119,10 @@ void xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap)
 		xe_tap_deliver(&c, frame, n);
 	}
 	xe_eth_notify(xe);
+	return i == XE_TAP_RX_BATCH;
 }
 
-void xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap)
+bool xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap)
 {
 	static uint8_t dgram[XE_SWITCH_BATCH];
 	struct xe_tap_ctx c = { xe, tap };
@@ -137,4 +138,5 @@ void xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap)
 			xe->counters[XRNIC_CNT_RX_DROPPED]++;
 	}
 	xe_eth_notify(xe);
+	return i == XE_SWITCH_RX_BATCH;
 }

@@ -32,9 +32,12 @@ int xe_tap_open(const char *name);
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len);
 /* Send the switch's batch, if any (after each turn of the main loop). */
 void xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap);
-/* Hand the frames waiting on the tap (a batch of them) to the device. */
-void xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap);
-/* Hand the frames waiting at the switch port (a few datagrams) to the device. */
-void xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap);
+/*
+ * Hand the frames waiting on the tap (a batch of them) to the device; true
+ * when the batch was full, so that more may wait.
+ */
+bool xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap);
+/* The same for the datagrams waiting at the switch port. */
+bool xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap);
 
 #endif /* XE_TAP_H */

@@ -98,8 +98,15 @@ static inline uint32_t xe_msg_last_psn(const struct xe_msg *m)
  */
 bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code);
 bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn);
-/* Start the ACK timer (again): packets are out, their answer is not in. */
+/*
+ * Start the ACK timer (again): packets are out, their answer is not in.
+ * It waits the QP's timeout, doubled for each ACK timeout in a row.
+ */
 void xe_req_wait_answer(struct xe_qp *qp);
+/* n more packets answered: the window grows, the backoff ends. */
+void xe_req_answered(struct xe_qp *qp, uint32_t n);
+/* An empty requester with the full window (create, RESET, ERR). */
+void xe_req_reset(struct xe_qp *qp);
 /* The next packet to send is the one of psn (or the next new one). */
 void xe_req_rewind(struct xe_qp *qp, uint32_t psn);
 

@@ -189,6 +189,13 @@ enum xe_timer {
  */
 #define XE_SQ_WINDOW		64
 #define XE_PSN_WINDOW		256
+#define XE_CWND_MIN		1
+/*
+ * The longest an ACK timeout waits after backing off, unless the QP's own
+ * timeout is longer: with timeout 14 (67 ms) and retry_cnt 7 the silence
+ * the QP survives is 67 ms x (1 + 2 + 4 + ... ), about 5 s.
+ */
+#define XE_ACK_BACKOFF_MAX_NS	1000000000ll
 
 /* A message in flight: a send queue WQE from when it is taken until it completes. */
 struct xe_msg {
@@ -216,6 +223,16 @@ struct xe_qp_req {
 	int64_t wait_until;		/* CLOCK_MONOTONIC ns the timer expires */
 	uint8_t rnr_left, retry_left;	/* retries left; progress gives them back */
 	uint32_t retry_psn;		/* where the last sequence-NAK retry began */
+	/*
+	 * The loss response (req.c): at most cwnd packets unanswered, from
+	 * XE_CWND_MIN to XE_PSN_WINDOW; slow start below ssthresh, one more
+	 * per window answered above it (cwnd_acc counts toward it); a
+	 * sequence NAK or gap halves it, an ACK timeout drops it to
+	 * XE_CWND_MIN.  backoff: ACK timeouts in a row, each doubling the
+	 * next wait, until an answer.
+	 */
+	uint32_t cwnd, ssthresh, cwnd_acc;
+	uint8_t backoff;
 };
 
 /* Responder (resp.c): the message being received. */
@@ -337,6 +354,12 @@ struct xe_dev {
 	/* Polling the doorbell records (the status page says so), since when busy. */
 	bool polling;
 	int64_t last_progress;		/* CLOCK_MONOTONIC ns */
+	/*
+	 * Answers may wait unread on the input (the last receive filled its
+	 * batch): no ACK timer expires until they are in, so a peer is not
+	 * charged for frames the device model has not read yet.
+	 */
+	bool rx_pending;
 
 	/* Objects, dropped by a reset.  Entry 0 (QPs: 0 and 1) is unused. */
 	struct xe_pd pd[XE_MAX_PD + 1];

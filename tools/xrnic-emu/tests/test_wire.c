@@ -316,6 +316,30 @@ static uint8_t slow_timeout(struct side *a)
 	return xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL);
 }
 
+/* The requester state of side s's QP 0. */
+static struct xe_qp_req *req_of(struct side *s)
+{
+	return &s->xe.qp[XE_QPN_SLOT(s->lb.qpn[0])].req;
+}
+
+/*
+ * Keep s running, as its process would, until its ACK timer expires (it
+ * then sends again); -1 when it did not within 10 s.
+ */
+static int pass_ack_timeout(struct side *s)
+{
+	uint64_t before = s->xe.counters[XRNIC_CNT_ACK_TIMEOUTS];
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		xe_dev_poll(&s->xe);
+		if (s->xe.counters[XRNIC_CNT_ACK_TIMEOUTS] != before)
+			return 0;
+		usleep(1000);
+	}
+	return -1;
+}
+
 /*
  * Run a's posted WQE: its sent frames reach b, b's answers are lost, and
  * the time passes a's ACK timeout.  Returns the answers lost, or -1 when
@@ -334,8 +358,7 @@ static int lose_the_answers(struct side *a, struct side *b, int sent)
 		;
 	lost = b->out.n;
 	b->out.n = 0;
-	usleep(150000);
-	return lost;
+	return pass_ack_timeout(a) ? -1 : lost;
 }
 
 TEST_F(wire, a_lost_ack_is_sent_again_when_the_message_comes_again)
@@ -353,8 +376,9 @@ TEST_F(wire, a_lost_ack_is_sent_again_when_the_message_comes_again)
 	ASSERT_EQ(0, run(a, b));
 	ASSERT_NE(NULL, c = poll_cq(a));
 	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
-	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
-	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
+	/* After the timeout one packet goes again, and its ACK answers both. */
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RX_DUPLICATES]);
 	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 6000));
 	EXPECT_EQ(NULL, poll_cq(b));		/* executed once: no second completion */
 }
@@ -436,7 +460,7 @@ TEST_F(wire, after_a_timeout_a_read_asks_only_for_the_responses_not_in)
 	while (xe_dev_poll(&a->xe) == 0)
 		;
 	EXPECT_EQ(NULL, poll_cq(a));
-	usleep(150000);				/* past the 67 ms timeout */
+	ASSERT_EQ(0, pass_ack_timeout(a));
 	ASSERT_EQ(0, run(a, b));
 	ASSERT_NE(NULL, c = poll_cq(a));
 	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
@@ -751,6 +775,119 @@ TEST_F(wire, no_more_than_the_psn_window_is_out_unanswered)
 	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 40000));
 	EXPECT_EQ(314, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+}
+
+/* Post one WRITE of len bytes from a to b (BUF to BUF + 20000). */
+static void post_long_write(struct side *a, struct side *b, uint32_t len)
+{
+	struct xrnic_sqe w = sqe(XRNIC_WR_RDMA_WRITE, BUF, len, a->lb.key, BUF + 20000,
+				 b->lb.key);
+
+	fill(a->xe.mem.base + BUF, len, 6);
+	post_send(a, 0, &w);
+}
+
+/* a's frames reach b, b's answers reach a; returns what a sends next. */
+static unsigned int round_trip(struct side *a, struct side *b)
+{
+	deliver(a, b);
+	send_now(b);
+	deliver(b, a);
+	return send_now(a);
+}
+
+TEST_F(wire, after_an_ack_timeout_the_window_starts_from_one_packet_and_doubles)
+{
+	struct side *a = self->a, *b = self->b;
+	unsigned int n;
+
+	ASSERT_EQ(0, slow_timeout(a));
+	ASSERT_EQ(0, set_qp(a, b, XRNIC_QP_PATH_MTU, 1, 0));	/* 256 bytes */
+	post_long_write(a, b, 40000);				/* 157 packets */
+	ASSERT_EQ(157, send_now(a));
+	a->out.n = 0;						/* all lost */
+	ASSERT_EQ(0, pass_ack_timeout(a));
+	EXPECT_EQ(1, a->out.n);					/* one packet again */
+	EXPECT_EQ(XE_CWND_MIN, req_of(a)->cwnd);
+	EXPECT_EQ(XE_PSN_WINDOW / 2, req_of(a)->ssthresh);
+	EXPECT_EQ(1, req_of(a)->backoff);
+	/* Slow start: each answered packet lets two more go. */
+	EXPECT_EQ(2, round_trip(a, b));
+	EXPECT_EQ(4, round_trip(a, b));
+	EXPECT_EQ(8, round_trip(a, b));
+	EXPECT_EQ(0, req_of(a)->backoff);
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 1, 0x55));
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 40000));
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_ACK_TIMEOUTS]);
+	n = a->xe.counters[XRNIC_CNT_RETRANSMITS];
+	EXPECT_EQ(157, n);
+}
+
+TEST_F(wire, a_sequence_nak_halves_the_window_and_answers_grow_it_back)
+{
+	struct side *a = self->a, *b = self->b;
+
+	ASSERT_EQ(0, slow_timeout(a));
+	ASSERT_EQ(0, set_qp(a, b, XRNIC_QP_PATH_MTU, 1, 0));
+	post_long_write(a, b, 40000);
+	ASSERT_EQ(157, send_now(a));
+	lose_frame(a, 10);
+	deliver(a, b);
+	send_now(b);					/* ACKs to 9, one NAK */
+	deliver(b, a);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_SEQ_NAKS_RCVD]);
+	EXPECT_EQ(XE_PSN_WINDOW / 2, req_of(a)->cwnd);
+	EXPECT_EQ(XE_PSN_WINDOW / 2, req_of(a)->ssthresh);
+	/* Congestion avoidance from here: one more a window, up to the most. */
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 1, 0x55));
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 40000));
+	EXPECT_EQ(XE_PSN_WINDOW / 2 + 1, req_of(a)->cwnd);
+}
+
+TEST_F(wire, ack_timeouts_in_a_row_double_the_wait_and_an_answer_ends_the_backoff)
+{
+	struct side *a = self->a, *b = self->b;
+	int64_t base = 4096ll << 14, left;
+	int k;
+
+	ASSERT_EQ(0, slow_timeout(a));			/* 67 ms, 3 retries */
+	post_long_write(a, b, 6000);
+	ASSERT_EQ(2, send_now(a));
+	for (k = 1; k <= 2; k++) {
+		a->out.n = 0;
+		ASSERT_EQ(0, pass_ack_timeout(a));
+		EXPECT_EQ(k, req_of(a)->backoff);
+		left = req_of(a)->wait_until - xe_now_ns();
+		EXPECT_LT(left, base << k);
+		EXPECT_GT(left, (base << k) - base / 2);
+	}
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 1, 0x55));
+	EXPECT_EQ(0, req_of(a)->backoff);
+	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_ACK_TIMEOUTS]);
+}
+
+TEST_F(wire, an_ack_timer_does_not_expire_while_frames_wait_on_the_input)
+{
+	struct side *a = self->a, *b = self->b;
+	int i;
+
+	ASSERT_EQ(0, slow_timeout(a));
+	post_long_write(a, b, 6000);
+	ASSERT_EQ(2, send_now(a));
+	a->out.n = 0;
+	a->xe.rx_pending = true;
+	for (i = 0; i < 100; i++) {		/* past the 67 ms timeout */
+		xe_dev_poll(&a->xe);
+		usleep(1000);
+	}
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_ACK_TIMEOUTS]);
+	EXPECT_EQ(0, a->out.n);
+	a->xe.rx_pending = false;
+	ASSERT_EQ(0, pass_ack_timeout(a));
+	EXPECT_EQ(1, a->out.n);
 }
 
 /*

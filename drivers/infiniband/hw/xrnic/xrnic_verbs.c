@@ -516,6 +516,9 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_INJECTED_REORDERS] = "injected_reorders",
 	[XRNIC_CNT_INJECTED_CORRUPTS] = "injected_corrupts",
 	[XRNIC_CNT_WIRE_TX_DROPS] = "wire_tx_drops",
+	/* As Linux's rxe and mlx5 name them. */
+	[XRNIC_CNT_ACK_TIMEOUTS] = "local_ack_timeout_err",
+	[XRNIC_CNT_SEQ_NAKS_RCVD] = "packet_seq_err",
 };
 
 static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,
