@@ -2,6 +2,7 @@
 # xrdma top-level build.  The two commands a user needs:
 #   make demo    two VMs with an XRNIC each: the driver, the GIDs, RDMA between them
 #   make check   every test of every layer, ending "N passed, N failed, ..."
+#                (make check LOAD=1: the same with a CPU hog on every core beside it)
 #   make bench   perftest on XRNICs against rxe and TCP, CPU per GB, the device model against memcpy
 # Each installs missing Debian packages first (scripts/install-deps.sh).
 
@@ -28,7 +29,7 @@ selftests: deps
 	$(MAKE) -C tools/testing/selftests/xrdma
 
 check:
-	@scripts/check.sh
+	@LOAD=$(LOAD) scripts/check.sh
 
 # Loopback on one device, then two guests: XRNIC against rxe and TCP
 # (Documentation/performance.rst).

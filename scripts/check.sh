@@ -41,8 +41,31 @@ layer() { # name command...
 	count "$name" "$logdir/$name.log" "$rc"
 }
 
+# LOAD=1: a CPU hog (stress-ng, one worker per core) runs beside every
+# layer, as on a developer's busy machine; the tests must pass all the same.
+LOAD=${LOAD:-0}
+case $LOAD in
+0 | 1) ;;
+*) echo "check.sh: LOAD must be 0 or 1, not '$LOAD'" >&2; exit 2 ;;
+esac
+hog=
+start_hog() {
+	[ "$LOAD" = 1 ] || return 0
+	stress-ng --cpu "$(nproc)" --quiet &
+	hog=$!
+	echo "# LOAD=1: stress-ng --cpu $(nproc) beside every layer (pid $hog)"
+}
+stop_hog() {
+	[ -n "$hog" ] || return 0
+	kill "$hog" 2>/dev/null
+	wait "$hog" 2>/dev/null
+	hog=
+}
+trap stop_hog EXIT
+
 # The failures again at the end, where a log's tail shows them.
 finish() {
+	stop_hog
 	if [ -s "$logdir/failed.txt" ]; then
 		echo "# failed:"
 		head -n 40 "$logdir/failed.txt" | sed 's/^/#   /'
@@ -53,6 +76,7 @@ finish() {
 }
 
 scripts/install-deps.sh || { echo "not ok - install-deps" | tee "$logdir/failed.txt"; fail=1; finish; }
+start_hog
 
 # A layer of one test: NAME passes when the command succeeds.
 one_test() { # name command...

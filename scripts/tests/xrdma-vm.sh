@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..28"
+echo "1..31"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -103,6 +103,63 @@ else
 	echo "# exit $rc, output: $(tail -5 <<<"$out")"
 	echo "not ok $n xrdma_vm.answers_cpu_with_the_cpu_time_of_qemu_and_device_model"
 fi
+
+# A guest that fails stops the others at once: guest 1 exits 3, guest 2
+# would sleep for 600 s.
+n=$((n + 1))
+script=$(mktemp)
+printf '[ "$XRDMA_VM_INDEX" = 1 ] && exit 3\nsleep 600\n' >"$script"
+out=$(timeout 300 "$vm" run --vms 2 --no-device "$script" 2>&1)
+rc=$?
+rm -f "$script"
+if [ $rc -eq 1 ] && grep -q "guest 2: stopping it (pid [0-9]*): guest 1 failed" <<<"$out" &&
+   grep -q "guest 2 FAILED: stopped after guest 1 failed" <<<"$out"; then
+	echo "ok $n xrdma_vm.a_failed_guest_stops_the_others"
+else
+	failed=1
+	echo "# exit $rc, output: $(tail -5 <<<"$out")"
+	echo "not ok $n xrdma_vm.a_failed_guest_stops_the_others"
+fi
+
+# expect_clean_after_signal SIG WORD: a run of two guests (with devices)
+# ended by SIG through timeout(1) says WORD and leaves nothing behind: no
+# network namespace, no /dev/shm file, no temporary directory, no process.
+expect_clean_after_signal() {
+	local sig=$1 word=$2 script out t rpid='' i left=''
+	n=$((n + 1))
+	script=$(mktemp)
+	out=$(mktemp)
+	echo "sleep 600" >"$script"
+	# Job control, so that the background job does not ignore SIGINT.
+	set -m
+	timeout -s "$sig" 60 "$vm" run --vms 2 "$script" >"$out" 2>&1 &
+	t=$!
+	set +m
+	for ((i = 0; i < 600 && ! rpid; i++)); do
+		grep -q "started 2 guest" "$out" && rpid=$(pgrep -P "$t")
+		sleep 0.2
+	done
+	wait "$t"
+	[ -n "$rpid" ] || left="no runner seen"
+	[ -z "$rpid" ] || {
+		ip netns list | grep -qw "xrdma-vm-$rpid" && left+=" netns"
+		compgen -G "/dev/shm/xrdma-$rpid-*" >/dev/null && left+=" shm"
+		compgen -G "${TMPDIR:-/tmp}/xrdma-vm.$rpid.*" >/dev/null && left+=" tmpdir"
+		# "[.]" keeps this grep from matching its own command line.
+		grep -lsE "xrdma-vm[.]$rpid[.]" /proc/[0-9]*/cmdline >/dev/null && left+=" processes"
+	}
+	grep -q "$word, cleaning up" "$out" || left+=" no '$word' message"
+	if [ -z "$left" ]; then
+		echo "ok $n xrdma_vm.cleans_up_after_sig$sig"
+	else
+		failed=1
+		echo "# left:$left; output: $(tail -5 "$out")"
+		echo "not ok $n xrdma_vm.cleans_up_after_sig$sig"
+	fi
+	rm -f "$script" "$out"
+}
+expect_clean_after_signal TERM terminated
+expect_clean_after_signal INT interrupted
 
 expect_report_fails kasan_report "BUG: KASAN: slab-use-after-free in xr_test+0x1/0x2"
 expect_report_fails lockdep_report "WARNING: possible circular locking dependency detected"
