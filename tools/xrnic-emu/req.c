@@ -385,9 +385,8 @@ static bool xe_req_expire(struct xe_dev *xe, struct xe_qp *qp)
 		r->retry_left--;
 		xe->counters[XRNIC_CNT_ACK_TIMEOUTS]++;
 		/* Start again from one packet, and wait longer next time. */
-		r->ssthresh = r->cwnd / 2 > XE_CWND_MIN ? r->cwnd / 2 : XE_CWND_MIN;
+		xe_req_cwnd_loss(r);
 		r->cwnd = XE_CWND_MIN;
-		r->cwnd_acc = 0;
 		if (r->backoff < UINT8_MAX)
 			r->backoff++;
 		xe_req_rewind(qp, xe_req_window_base(qp));
