@@ -92,11 +92,7 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 	/* GID 0: the default GID of the MAC; both QPs' paths lead to it. */
 	gid.gid[0] = 0xfe;
 	gid.gid[1] = 0x80;
-	gid.gid[8] = xe->id.mac[0] ^ 2;
-	memcpy(gid.gid + 9, xe->id.mac + 1, 2);
-	gid.gid[11] = 0xff;
-	gid.gid[12] = 0xfe;
-	memcpy(gid.gid + 13, xe->id.mac + 3, 3);
+	xe_mac_eui64(xe->id.mac, gid.gid + 8);
 	if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_SET_GID, &gid, NULL)) ||
 	    (st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_EQ, &eq, NULL)) ||
 	    (st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_CQ, &cq, r.data)))

@@ -186,12 +186,6 @@ static unsigned int xe_parse_vectors(const char *s)
 	return n;
 }
 
-static uint64_t xe_eui64(const uint8_t *m)
-{
-	return (uint64_t)(m[0] ^ 2) << 56 | (uint64_t)m[1] << 48 | (uint64_t)m[2] << 40 |
-	       0xfffeull << 24 | (uint64_t)m[3] << 16 | m[4] << 8 | m[5];
-}
-
 struct xe_args {
 	const char *socket;
 	const char *guest_ram;
@@ -280,8 +274,14 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 		fprintf(stderr, "xrnic-emu: --switch needs --tap (for the frames it does not take)\n");
 		exit(XE_EXIT_USAGE);
 	}
-	if (!a->have_guid)
-		id->guid = xe_eui64(id->mac);
+	if (!a->have_guid) {
+		uint8_t eui[8];
+		unsigned int i;
+
+		xe_mac_eui64(id->mac, eui);
+		for (i = 0; i < sizeof(eui); i++)
+			id->guid = id->guid << 8 | eui[i];
+	}
 }
 
 static void xe_raise_irq(struct xe_dev *xe, unsigned int vec)

@@ -49,6 +49,17 @@ uint8_t xe_cmd_set_gid(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	return XRNIC_STATUS_OK;
 }
 
+/* The modified EUI-64 of a MAC (RFC 4291 appendix A): the GUID, and GID 0's low half. */
+void xe_mac_eui64(const uint8_t *mac, uint8_t *eui)
+{
+	eui[0] = mac[0] ^ 2;
+	eui[1] = mac[1];
+	eui[2] = mac[2];
+	eui[3] = 0xff;
+	eui[4] = 0xfe;
+	memcpy(eui + 5, mac + 3, 3);
+}
+
 void xe_gid_drop_all(struct xe_dev *xe)
 {
 	memset(xe->gid, 0, sizeof(xe->gid));

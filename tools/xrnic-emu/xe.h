@@ -524,6 +524,7 @@ void xe_aenq_post(struct xe_dev *xe, uint16_t event, uint32_t param, uint64_t da
 
 /* port.c */
 xe_cmd_fn xe_cmd_set_gid;
+void xe_mac_eui64(const uint8_t *mac, uint8_t *eui);
 void xe_gid_drop_all(struct xe_dev *xe);
 void xe_port_set_link(struct xe_dev *xe, bool up);
 void xe_port_announce(struct xe_dev *xe);

@@ -50,14 +50,7 @@ static void xr_default_gid(const u8 *mac, u8 *gid)
 	memset(gid, 0, 16);
 	gid[0] = 0xfe;
 	gid[1] = 0x80;
-	gid[8] = mac[0] ^ 2;
-	gid[9] = mac[1];
-	gid[10] = mac[2];
-	gid[11] = 0xff;
-	gid[12] = 0xfe;
-	gid[13] = mac[3];
-	gid[14] = mac[4];
-	gid[15] = mac[5];
+	addrconf_addr_eui48(gid + 8, (const char *)mac);
 }
 
 /* The IP addresses of @ndev, as GIDs. */
