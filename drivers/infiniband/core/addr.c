@@ -20,18 +20,6 @@
 #define XR_RESOLVE_TIMEOUT_MS	3000
 #define XR_RESOLVE_POLL_MS	10
 
-/* True when @gid is in the port's GID table. */
-static bool xr_gid_is_local(struct xr_device *xdev, u32 port, const u8 *gid)
-{
-	u8 entry[16];
-	u32 i;
-
-	for (i = 0; i < XR_GID_TBL_LEN; i++)
-		if (!xr_query_gid(xdev, port, i, entry, NULL) && !memcmp(entry, gid, 16))
-			return true;
-	return false;
-}
-
 /* The route from @ndev to @dgid: its dst, or an ERR_PTR. */
 static struct dst_entry *xr_route(struct net_device *ndev, const struct in6_addr *dgid)
 {

@@ -133,6 +133,7 @@ int xr_gid_table_init(struct xr_device *xdev);
 void xr_gid_table_destroy(struct xr_device *xdev);
 int xr_query_gid(struct xr_device *xdev, u32 port, u32 index, u8 gid[16],
 		 char ndev_name[IFNAMSIZ]);
+bool xr_gid_is_local(struct xr_device *xdev, u32 port, const u8 *gid);
 struct net_device *xr_port_netdev(struct xr_device *xdev, u32 port);
 int xr_query_port(struct xr_device *xdev, u32 port, struct xr_port_attr *attr);
 

@@ -261,6 +261,32 @@ int xr_query_gid(struct xr_device *xdev, u32 port, u32 index, u8 gid[16],
 }
 
 /**
+ * xr_gid_is_local - whether a GID is in a port's table
+ * @xdev: the device
+ * @port: port number, from 1
+ * @gid: the GID, 16 bytes in network order
+ *
+ * Context: process context; takes gid_lock once.
+ *
+ * Return: true when a valid entry of port @port holds @gid.
+ */
+bool xr_gid_is_local(struct xr_device *xdev, u32 port, const u8 *gid)
+{
+	struct xr_port_gids *pg;
+	bool found = false;
+	u32 i;
+
+	if (port < 1 || port > xdev->phys_port_cnt)
+		return false;
+	pg = &xdev->port_gids[port - 1];
+	mutex_lock(&xdev->gid_lock);
+	for (i = 0; i < XR_GID_TBL_LEN && !found; i++)
+		found = pg->entry[i].valid && !memcmp(pg->entry[i].gid, gid, 16);
+	mutex_unlock(&xdev->gid_lock);
+	return found;
+}
+
+/**
  * xr_port_netdev - the net_device of a port, with a reference
  * @xdev: the device
  * @port: port number, from 1
