@@ -35,6 +35,7 @@ uint8_t xe_cmd_set_gid(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			struct xrnic_acq_entry *cpl)
 {
 	const struct xrnic_cmd_set_gid *c = &cmd->set_gid;
+	uint32_t slot;
 
 	(void)cpl;
 	if (c->reserved0 || !xe_all_zero(c->reserved, sizeof(c->reserved)) || c->valid > 1 ||
@@ -46,7 +47,22 @@ uint8_t xe_cmd_set_gid(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "index beyond the GID table");
 	xe->gid[c->index].valid = c->valid;
 	memcpy(xe->gid[c->index].gid, c->gid, sizeof(c->gid));
+	/* A path to a GID that became or stopped being ours changes side. */
+	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++)
+		if (xe->qp[slot].live)
+			xe->qp[slot].loopback = xe_gid_is_ours(xe, xe->qp[slot].attr.dgid);
 	return XRNIC_STATUS_OK;
+}
+
+/* True when gid is a valid entry of the port's GID table. */
+bool xe_gid_is_ours(const struct xe_dev *xe, const uint8_t *gid)
+{
+	unsigned int i;
+
+	for (i = 0; i < XE_PORT_GID_TBL_LEN; i++)
+		if (xe->gid[i].valid && !memcmp(xe->gid[i].gid, gid, 16))
+			return true;
+	return false;
 }
 
 /* The modified EUI-64 of a MAC (RFC 4291 appendix A): the GUID, and GID 0's low half. */

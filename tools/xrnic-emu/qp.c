@@ -359,13 +359,16 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 
 	xe_qp_apply(&qp->attr, a, mask);
 	/* The source GID as it is now: the QP keeps it until its next AV. */
-	if (mask & XRNIC_QP_AV)
+	if (mask & XRNIC_QP_AV) {
 		memcpy(qp->attr.sgid, xe->gid[a->sgid_index].gid, sizeof(qp->attr.sgid));
+		qp->loopback = xe_gid_is_ours(xe, qp->attr.dgid);
+	}
 	if (mask & XRNIC_QP_STATE)
 		qp->state = a->state;
 	if (qp->state == XRNIC_QPS_RESET) {
 		/* Empty queues: the library starts its producer indexes at 0. */
 		qp->attr = xe_qp_defaults;
+		qp->loopback = false;
 		qp->sq_ci = 0;
 		qp->rq_ci = 0;
 		xe_req_reset(qp);

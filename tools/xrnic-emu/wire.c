@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The port's wire.  A packet sent here is counted; if its QP's destination
- * GID is one of the port's own it loops back to this device (the payload
+ * GID is one of the port's own (qp->loopback, judged when the path or the
+ * GID table changes) it loops back to this device (the payload
  * moves straight from the sender's memory), otherwise it leaves as a
  * RoCE v2 frame (frame.c) to the QP's next hop.  Frames from the wire are
  * RoCE v2 ones for this port, which go to the transport, or the Ethernet
@@ -15,17 +16,6 @@
 
 /* P_Key's low 15 bits; the device has only the default partition. */
 #define XE_PKEY_BASE_MASK	0x7fff
-
-/* True when gid is a valid entry of the port's GID table. */
-static bool xe_gid_is_ours(const struct xe_dev *xe, const uint8_t *gid)
-{
-	unsigned int i;
-
-	for (i = 0; i < XE_PORT_GID_TBL_LEN; i++)
-		if (xe->gid[i].valid && !memcmp(xe->gid[i].gid, gid, 16))
-			return true;
-	return false;
-}
 
 /* The largest frame: outer headers, transport headers, an MTU, pad, ICRC. */
 #define XE_WIRE_MAX_FRAME	(XE_FRAME_MAX_OUTER + XE_PKT_MAX_HDR + 4096 + 3 + XE_ICRC_LEN)
@@ -77,7 +67,7 @@ void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
 	};
 	xe->counters[XRNIC_CNT_TX_PACKETS]++;
 	xe->counters[XRNIC_CNT_TX_BYTES] += f.len;
-	if (xe_gid_is_ours(xe, qp->attr.dgid))
+	if (qp->loopback)
 		xe_wire_recv(xe, &f);
 	else
 		xe_wire_out(xe, qp, hdr, n, p, payload, payload_off);

@@ -267,6 +267,7 @@ struct xe_qp {
 	uint32_t max_inline;
 	uint8_t state;			/* enum xrnic_qp_state */
 	struct xe_qp_attrs attr;
+	bool loopback;			/* attr.dgid is in the GID table: the wire loops back */
 
 	/* Data path: the rings, then one part per transport role. */
 	uint8_t *sq, *rq;		/* the rings */
@@ -525,6 +526,7 @@ void xe_aenq_post(struct xe_dev *xe, uint16_t event, uint32_t param, uint64_t da
 /* port.c */
 xe_cmd_fn xe_cmd_set_gid;
 void xe_mac_eui64(const uint8_t *mac, uint8_t *eui);
+bool xe_gid_is_ours(const struct xe_dev *xe, const uint8_t *gid);
 void xe_gid_drop_all(struct xe_dev *xe);
 void xe_port_set_link(struct xe_dev *xe, bool up);
 void xe_port_announce(struct xe_dev *xe);

@@ -304,6 +304,33 @@ TEST_F(wire, frames_for_another_mac_or_gid_are_not_taken)
 	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_RX_PACKETS]);
 }
 
+/* Whether a path loops back is judged again whenever the GID table changes. */
+TEST_F(wire, a_path_loops_back_while_its_destination_gid_is_the_ports_own)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_cmd_set_gid g = { .port_num = 1, .index = 1, .valid = 1 };
+	struct xrnic_sqe w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 100, a->lb.key, BUF + 20000, b->lb.key);
+
+	memcpy(g.gid, a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])].attr.dgid, 16);
+	ASSERT_EQ(XRNIC_STATUS_OK, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_SET_GID, &g, NULL));
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	EXPECT_EQ(0, a->out.n);
+	EXPECT_LE(1, a->xe.counters[XRNIC_CNT_RX_PACKETS]);
+	/* The GID gone, the same path leads to the wire again. */
+	g.valid = 0;
+	memset(g.gid, 0, sizeof(g.gid));
+	ASSERT_EQ(XRNIC_STATUS_OK, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_SET_GID, &g, NULL));
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	ASSERT_LE(1, a->out.n);
+	EXPECT_EQ(0, memcmp(a->out.frame[0], b->xe.id.mac, 6));
+}
+
 /* Give QP 0 of side a an ACK timeout of 67 ms and 3 retries. */
 static uint8_t slow_timeout(struct side *a)
 {
