@@ -110,6 +110,26 @@ struct xrnic_ceq {
  * @link_up: the port's link, as the last port event said
  * @netdev: the Ethernet function's net_device, once registered
  */
+/**
+ * struct xrnic_cache - admin answers kept for readers (xrnic_cache.c)
+ * @lock: protects every field below; held across QUERY_STATS
+ * @port_valid: @port holds QUERY_PORT's answer since the last port event
+ * @port_gen: bumped by every port event
+ * @port: the kept answer
+ * @stats_valid: @stats holds counters read at @stats_time
+ * @stats_time: jiffies of that read
+ * @stats: the counters
+ */
+struct xrnic_cache {
+	struct mutex lock;	/* protects the fields below */
+	bool port_valid;
+	u32 port_gen;
+	struct xrnic_resp_query_port port;
+	bool stats_valid;
+	unsigned long stats_time;
+	u64 stats[XRNIC_NUM_COUNTERS];
+};
+
 struct xrnic_dev {
 	struct xr_device xdev;
 	struct pci_dev *pdev;
@@ -132,6 +152,7 @@ struct xrnic_dev {
 	struct mutex link_lock;	/* protects link_up, writes of netdev */
 	bool link_up;
 	struct net_device *netdev;
+	struct xrnic_cache cache;
 };
 
 /**
@@ -237,6 +258,11 @@ int xrnic_admin_irq_request(struct xrnic_dev *xn);
 void xrnic_admin_irq_free(struct xrnic_dev *xn);
 int xrnic_ceqs_init(struct xrnic_dev *xn);
 void xrnic_ceqs_destroy(struct xrnic_dev *xn);
+
+/* xrnic_cache.c */
+int xrnic_port_attrs(struct xrnic_dev *xn, struct xrnic_resp_query_port *resp);
+void xrnic_port_changed(struct xrnic_dev *xn);
+int xrnic_read_stats(struct xrnic_dev *xn, u64 *values);
 
 /* xrnic_cmd.c */
 int xrnic_cmd_query_device(struct xrnic_dev *xn,

@@ -40,6 +40,7 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 			dev_info(&xn->pdev->dev, "port %u active\n", param);
 		else
 			dev_warn(&xn->pdev->dev, "port %u down\n", param);
+		xrnic_port_changed(xn);
 		xr_port_event(&xn->xdev, param,
 			      le16_to_cpu(e->event) == XRNIC_EVENT_PORT_ACTIVE);
 		xrnic_eth_link(xn, le16_to_cpu(e->event) ==

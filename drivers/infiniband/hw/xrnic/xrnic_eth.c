@@ -452,7 +452,7 @@ static void xrnic_eth_get_stats(struct net_device *netdev,
 {
 	struct xrnic_eth *eth = netdev_priv(netdev);
 
-	if (xrnic_cmd_query_stats(eth->xn, data))
+	if (xrnic_read_stats(eth->xn, data))
 		memset(data, 0, XRNIC_NUM_COUNTERS * sizeof(*data));
 }
 

@@ -213,6 +213,7 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	INIT_WORK(&xn->fatal_work, xrnic_fatal_work);
 	mutex_init(&xn->held_lock);
 	mutex_init(&xn->link_lock);
+	mutex_init(&xn->cache.lock);
 	INIT_LIST_HEAD(&xn->held);
 	xa_init(&xn->cqs);
 	xa_init(&xn->qps);

@@ -70,7 +70,7 @@ static int xrnic_query_port(struct xr_device *xdev, u32 port,
 
 	if (port < 1 || port > xdev->phys_port_cnt)
 		return -EINVAL;
-	ret = xrnic_cmd_query_port(to_xrnic(xdev), port, &r);
+	ret = xrnic_port_attrs(to_xrnic(xdev), &r);
 	if (ret)
 		return ret;
 	attr->state = r.state;
@@ -529,7 +529,7 @@ static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,
 
 static int xrnic_query_stats(struct xr_device *xdev, u64 *values)
 {
-	return xrnic_cmd_query_stats(to_xrnic(xdev), values);
+	return xrnic_read_stats(to_xrnic(xdev), values);
 }
 
 const struct xr_device_ops xrnic_dev_ops = {

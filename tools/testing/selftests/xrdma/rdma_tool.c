@@ -9,8 +9,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <linux/capability.h>
+#include <linux/ethtool.h>
 #include <linux/netlink.h>
+#include <linux/sockios.h>
+#include <net/if.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_netlink.h>
@@ -20,9 +24,11 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xrdma_harness.h"
@@ -164,6 +170,147 @@ TEST(statistic_show)
 	/* No per-QP counters: an empty list, and mode "auto off". */
 	EXPECT_EQ(0, xt_run("rdma statistic qp show"));
 	EXPECT_OUTPUT("rdma statistic qp mode", "qp auto off");
+}
+
+/* Reading the port's attributes a hundred times is not a hundred admin commands. */
+TEST(port_attributes_are_read_from_the_device_once_per_port_event)
+{
+	long long first, second;
+	char buf[64];
+	int i;
+
+	first = admin_commands(_metadata);
+	ASSERT_LE(0, first);
+	for (i = 0; i < 100; i++)
+		ASSERT_LE(0, xt_read_file(XRDMA_SYS_DEV "/ports/1/state", buf, sizeof(buf)));
+	second = admin_commands(_metadata);
+	/* The second read's own QUERY_STATS, and room for a GID the kernel sets meanwhile. */
+	EXPECT_GT(first + 10, second) TH_LOG("%lld admin commands for 100 reads", second - first);
+}
+
+/* The name of xrnic0's net_device, from its PCI function's net/ directory. */
+static int xrnic_ifname(char name[IFNAMSIZ])
+{
+	DIR *d = opendir(XRDMA_SYS_DEV "/device/net");
+	struct dirent *e;
+	int ret = -1;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && strlen(e->d_name) < IFNAMSIZ) {
+			strcpy(name, e->d_name);
+			ret = 0;
+			break;
+		}
+	closedir(d);
+	return ret;
+}
+
+/* ioctl(SIOCETHTOOL) on @ifname with @cmd as its data. */
+static int ethtool_ioctl(const char *ifname, void *cmd)
+{
+	struct ifreq ifr = { .ifr_data = cmd };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), ret;
+
+	if (fd < 0)
+		return -1;
+	strcpy(ifr.ifr_name, ifname);
+	ret = ioctl(fd, SIOCETHTOOL, &ifr);
+	close(fd);
+	return ret;
+}
+
+/* "admin_commands" of ethtool -S on @ifname, as any user reads it; -1 on error. */
+static long long ethtool_admin_commands(const char *ifname)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		__u32 len;
+	} info = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ull << ETH_SS_STATS } };
+	struct ethtool_gstrings *names = NULL;
+	struct ethtool_stats *stats = NULL;
+	long long v = -1;
+	__u32 i, n;
+
+	if (ethtool_ioctl(ifname, &info) || !(info.hdr.sset_mask & (1ull << ETH_SS_STATS)))
+		return -1;
+	n = info.len;
+	names = calloc(1, sizeof(*names) + n * ETH_GSTRING_LEN);
+	stats = calloc(1, sizeof(*stats) + n * sizeof(__u64));
+	if (!names || !stats)
+		goto out;
+	*names = (struct ethtool_gstrings){ .cmd = ETHTOOL_GSTRINGS, .string_set = ETH_SS_STATS, .len = n };
+	*stats = (struct ethtool_stats){ .cmd = ETHTOOL_GSTATS, .n_stats = n };
+	if (ethtool_ioctl(ifname, names) || ethtool_ioctl(ifname, stats))
+		goto out;
+	for (i = 0; i < n; i++)
+		if (!strncmp((char *)names->data + i * ETH_GSTRING_LEN, "admin_commands",
+			     ETH_GSTRING_LEN))
+			v = stats->data[i];
+out:
+	free(names);
+	free(stats);
+	return v;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * As nobody: three reads within half a second cross at most one refresh
+ * of the kept counters (two of them are equal, where each read from the
+ * device would count itself), and a read 1.2 s later is fresh.
+ */
+static int unprivileged_stats_reads(const char *ifname)
+{
+	long long a, b, c, d;
+	double t0;
+	int tries;
+
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+		return 1;
+	for (tries = 0; tries < 10; tries++) {
+		t0 = now_s();
+		a = ethtool_admin_commands(ifname);
+		b = ethtool_admin_commands(ifname);
+		c = ethtool_admin_commands(ifname);
+		if (a < 0 || b < 0 || c < 0)
+			return 2;
+		if (now_s() - t0 < 0.5)
+			break;
+	}
+	if (tries == 10)
+		return 3;
+	if (a != b && b != c)
+		return 4;
+	usleep(1200 * 1000);
+	d = ethtool_admin_commands(ifname);
+	return d > c ? 0 : 5;
+}
+
+/* Readers without CAP_NET_ADMIN share one QUERY_STATS a second (root's read fresh: statistic_show). */
+TEST(unprivileged_counter_reads_share_one_device_read_a_second)
+{
+	char ifname[IFNAMSIZ];
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, xrnic_ifname(ifname));
+	ASSERT_LE(0, ethtool_admin_commands(ifname));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(unprivileged_stats_reads(ifname));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* 2: a read failed; 3: never 3 reads in 0.5 s; 4: no read shared; 5: not fresh after 1.2 s. */
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST(res_summary_when_idle)
