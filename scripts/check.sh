@@ -90,6 +90,7 @@ layer build one_test build.all make -s all
 
 layer lint scripts/lint.sh
 layer scripts scripts/tests/xrdma-vm.sh
+layer debug-split scripts/tests/debug-split.sh
 # The README's main command works: two guests run the demo script.
 layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \
 	--module drivers/infiniband/core/xrdma_core.ko \

@@ -20,20 +20,16 @@ modprobe xrnic || { echo "modprobe xrnic failed"; dmesg | tail -20; exit 1; }
 # races and leaks run; the unmodified programs (verbs_programs) take the
 # same kernel paths as verbs_datapath and run on Debian's kernel only, and
 # the load cycles are fewer (XRDMA_DEBUG_KERNEL).  Two guests share the
-# list there, about evenly by time: guest 2 takes these, guest 1 the rest,
-# and both run xrnic_device_death, whose variant depends on the guest.
-debug_guest2="rdma_tool verbs_datapath uverbs_isolation uverbs_fuzz port_events"
+# list there, split by the times measured on the debug kernel
+# (debug_split.sh, debug_times); both run xrnic_device_death last, whose
+# variant depends on the guest.
 tests=$(cat "$dir/tests.list")
 if [ -e $kmemleak ]; then
 	export XRDMA_DEBUG_KERNEL=1
 	tests=$(echo "$tests" | tr ' ' '\n' | grep -vx verbs_programs)
 	if [ "${XRDMA_VMS:-1}" -ge 2 ]; then
-		tests=$(for t in $tests; do
-			case " $debug_guest2 " in *" $t "*) g=2 ;; *) g=1 ;; esac
-			if [ "$t" = xrnic_device_death ] || [ "$XRDMA_VM_INDEX" = $g ]; then
-				echo "$t"
-			fi
-		done)
+		tests=$(echo "$tests" | tr ' ' '\n' |
+			"$dir/debug_split.sh" "$dir/debug_times" "$XRDMA_VM_INDEX") || exit 1
 	fi
 fi
 for t in $tests; do
