@@ -28,7 +28,7 @@ LIST
 }
 
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 2))"
+echo "1..$(($(tests | wc -l) + 3))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
@@ -36,21 +36,67 @@ while read -r name prog args; do
 done </tmp/roce-tests
 pair_icrc_check roce
 
+counter() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
+# Wait (up to 60 s) until the device has received a thousand packets more
+# than when called: a transfer is flowing.
+flowing() {
+	start=$(counter rx_packets)
+	for i in $(seq 600); do
+		[ "$(counter rx_packets)" -gt $((start + 1000)) ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Guest 2's device stops for 3 s (the host SIGSTOPs its device model, as
+# a host too busy to run it would) while guest 1 streams WRITEs to it for
+# 10 s.  Guest 1's QP times out and backs off, and resumes when the device
+# does: 3 s of silence is within its budget (perftest's timeout 14, 67 ms,
+# and 7 retries, backing off to 1 s: about 5 s).  Both ends complete.
+if [ "$XRDMA_VM_INDEX" = 2 ]; then
+	timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -D 10 -F >/tmp/server.log 2>&1 &
+	server=$!
+	flowing || echo "# no transfer flowing after 60 s"
+	echo "XRDMA-HOST: stop-device"
+	sleep 3
+	echo "XRDMA-HOST: cont-device"
+	wait $server
+	st=$?
+	if [ $st = 0 ]; then
+		say ok roce.a_device_stopped_for_3_s_mid_transfer_resumes_and_completes
+	else
+		sed 's/^/# server: /' /tmp/server.log
+		say "not ok" roce.a_device_stopped_for_3_s_mid_transfer_resumes_and_completes
+	fi
+else
+	before=$(counter local_ack_timeout_err)
+	for try in $(seq 60); do
+		timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -D 10 -F "$PEER" >/tmp/client.log 2>&1
+		st=$?
+		grep -q -i -E "couldn't connect|unable to connect" /tmp/client.log || break
+		sleep 1
+	done
+	after=$(counter local_ack_timeout_err)
+	echo "# ACK timeouts while the peer's device was stopped: $((after - before))"
+	if [ $st = 0 ] && [ "$after" -gt "$before" ]; then
+		grep -E "^ *[0-9]+ +[0-9]+ " /tmp/client.log | sed 's/^/# /'
+		say ok roce.a_peer_stopped_for_3_s_mid_transfer_is_waited_for
+	else
+		sed 's/^/# client: /' /tmp/client.log
+		say "not ok" roce.a_peer_stopped_for_3_s_mid_transfer_is_waited_for
+	fi
+fi
+
 # Last: guest 2's device dies (the host kills its device model) while guest
 # 1 streams WRITEs to it (ib_write_bw).  Guest 1's QP gets no answer: a
 # WRITE fails with RETRY_EXC_ERR (status 12) after timeout x retries
 # (perftest's 14: 67 ms, 7 retries), and ib_write_bw exits with that
 # error; nothing hangs on either side.
-packets() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 '^rx_packets$' | tail -1; }
 if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -n 1000000 -F >/tmp/server.log 2>&1 &
 	server=$!
-	# Once the transfer flows (a thousand packets in), the device dies.
-	start=$(packets)
-	for i in $(seq 600); do
-		[ "$(packets)" -gt $((start + 1000)) ] && break
-		sleep 0.1
-	done
+	# Once the transfer flows, the device dies.
+	flowing || echo "# no transfer flowing after 60 s"
 	echo "XRDMA-HOST: kill-device"
 	# perftest's TCP socket runs over this device's Ethernet function, dead
 	# too: the server would wait for its peer for ever, as over any NIC that

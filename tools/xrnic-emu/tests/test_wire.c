@@ -896,6 +896,28 @@ TEST_F(wire, ack_timeouts_in_a_row_double_the_wait_and_an_answer_ends_the_backof
 	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_ACK_TIMEOUTS]);
 }
 
+/* Five ACK timeouts with 3 retries: each answer between them gives the retries back. */
+TEST_F(wire, answers_between_ack_timeouts_give_the_retries_back)
+{
+	struct side *a = self->a, *b = self->b;
+	int k;
+
+	ASSERT_EQ(0, slow_timeout(a));			/* 67 ms, 3 retries */
+	ASSERT_EQ(0, set_qp(a, b, XRNIC_QP_PATH_MTU, 1, 0));
+	post_long_write(a, b, 40000);			/* 157 packets */
+	ASSERT_EQ(157, send_now(a));
+	for (k = 0; k < 5; k++) {
+		a->out.n = 0;				/* what is out is lost */
+		ASSERT_EQ(0, pass_ack_timeout(a));
+		ASSERT_EQ(XRNIC_QPS_RTS, a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])].state);
+		EXPECT_LE(1, round_trip(a, b));		/* answered: progress */
+	}
+	ASSERT_EQ(0, run(a, b));
+	EXPECT_EQ(0, expect_cqes(a, 1, 0x55));
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 40000));
+	EXPECT_EQ(5, a->xe.counters[XRNIC_CNT_ACK_TIMEOUTS]);
+}
+
 TEST_F(wire, an_ack_timer_does_not_expire_while_frames_wait_on_the_input)
 {
 	struct side *a = self->a, *b = self->b;
