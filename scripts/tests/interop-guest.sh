@@ -25,7 +25,7 @@ LIST
 
 me=$([ "$DEV" = xrnic0 ] && echo xrnic || echo rxe)
 echo "TAP version 13"
-echo "1..$((2 * $(tests | wc -l) + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
+echo "1..$((2 * $(tests | wc -l) + 3 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
 tests >/tmp/interop-tests
 for server in 1 2; do
 	if [ "$server" = "$XRDMA_VM_INDEX" ]; then role=server; else role=client; fi
@@ -34,5 +34,16 @@ for server in 1 2; do
 		pair_run "interop.${me}_$role.$name" "$server" "$prog" $args
 	done </tmp/interop-tests
 done
+
+# A slow receiver: the rxe guest's CPU also runs a busy loop, so its
+# programs post and poll late and its receive queue runs dry, while the
+# XRNIC sends 1000 MiB to it (the ping-pong's data goes both ways, the
+# WRITEs once each way).  The XRNIC's sender waits (RNR, timeouts backing
+# off) and everything completes.
+[ "$DEV" = rxe0 ] && { sh -c 'while :; do :; done' & hog=$!; }
+pair_run "interop.${me}_slow_rxe.rc_pingpong_1000_mib" 1 ibv_rc_pingpong -g 1 -c -s 1048576 -n 1000
+pair_run "interop.${me}_slow_rxe.ib_write_bw_1000_mib_to_rxe" 2 ib_write_bw -x 1 -s 1048576 -n 1000 -F
+pair_run "interop.${me}_slow_rxe.ib_write_bw_1000_mib_from_rxe" 1 ib_write_bw -x 1 -s 1048576 -n 1000 -F
+[ -z "${hog:-}" ] || kill "$hog"
 pair_icrc_check interop
 exit $rc
