@@ -36,6 +36,16 @@ while read -r name prog args; do
 done </tmp/roce-tests
 pair_icrc_check roce
 
+# write_bw_client ARGS: ib_write_bw of 64 KiB WRITEs to the peer, output in
+# /tmp/client.log, status in st; tried again while the server does not listen yet.
+write_bw_client() {
+	for try in $(seq 60); do
+		timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 "$@" -F "$PEER" >/tmp/client.log 2>&1
+		st=$?
+		grep -q -i -E "couldn't connect|unable to connect" /tmp/client.log || break
+		sleep 1
+	done
+}
 counter() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
 # Wait (up to 60 s) until the device has received a thousand packets more
 # than when called: a transfer is flowing.
@@ -70,12 +80,7 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	fi
 else
 	before=$(counter local_ack_timeout_err)
-	for try in $(seq 60); do
-		timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -D 10 -F "$PEER" >/tmp/client.log 2>&1
-		st=$?
-		grep -q -i -E "couldn't connect|unable to connect" /tmp/client.log || break
-		sleep 1
-	done
+	write_bw_client -D 10
 	after=$(counter local_ack_timeout_err)
 	echo "# ACK timeouts while the peer's device was stopped: $((after - before))"
 	if [ $st = 0 ] && [ "$after" -gt "$before" ]; then
@@ -121,13 +126,8 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 		say "not ok" roce.device_killed_mid_transfer_is_found_dead_and_released
 	fi
 else
-	for try in $(seq 60); do
-		t0=$(cut -d' ' -f1 /proc/uptime)
-		timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -n 1000000 -F "$PEER" >/tmp/client.log 2>&1
-		st=$?
-		grep -q -i -E "couldn't connect|unable to connect" /tmp/client.log || break
-		sleep 1
-	done
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	write_bw_client -n 1000000
 	echo "# the client ended $(awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime) s after it started: $(grep -m1 'Failed status' /tmp/client.log)"
 	if [ $st != 0 ] && [ $st != 124 ] && grep -q "Failed status 12:" /tmp/client.log; then
 		say ok roce.peer_device_killed_mid_transfer_fails_with_retry_exceeded
