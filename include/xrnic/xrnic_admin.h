@@ -216,10 +216,14 @@ struct xrnic_cmd_cq {
 };
 
 enum xrnic_qp_type {
-	XRNIC_QPT_RC	= 2,	/* the IB verbs value */
+	XRNIC_QPT_RC	= 2,	/* the IB verbs values */
+	XRNIC_QPT_UD	= 4,
 };
 
-/* CREATE_QP: rings are physically contiguous and page aligned. */
+/*
+ * CREATE_QP: rings are physically contiguous and page aligned.  A UD QP
+ * takes at most XRNIC_MAX_UD_SGE send SGEs.
+ */
 struct xrnic_cmd_create_qp {
 	__le32	pdn;
 	__le32	send_cqn;
@@ -253,6 +257,7 @@ enum xrnic_qp_state {
 #define XRNIC_QP_ACCESS_FLAGS		(1u << 3)
 #define XRNIC_QP_PKEY_INDEX		(1u << 4)
 #define XRNIC_QP_PORT			(1u << 5)
+#define XRNIC_QP_QKEY			(1u << 6)
 #define XRNIC_QP_AV			(1u << 7)
 #define XRNIC_QP_PATH_MTU		(1u << 8)
 #define XRNIC_QP_TIMEOUT		(1u << 9)
@@ -264,20 +269,30 @@ enum xrnic_qp_state {
 #define XRNIC_QP_SQ_PSN			(1u << 16)
 #define XRNIC_QP_MAX_DEST_RD_ATOMIC	(1u << 17)
 #define XRNIC_QP_DEST_QPN		(1u << 20)
-#define XRNIC_QP_ATTR_ALL		0x13bfb9
+#define XRNIC_QP_ATTR_ALL		0x13bff9
+/* The attributes of each QP type (QUERY_QP's attr_mask). */
+#define XRNIC_QP_RC_ATTRS		(XRNIC_QP_ATTR_ALL & ~XRNIC_QP_QKEY)
+#define XRNIC_QP_UD_ATTRS		(XRNIC_QP_STATE | XRNIC_QP_PKEY_INDEX | XRNIC_QP_PORT | \
+					 XRNIC_QP_QKEY | XRNIC_QP_SQ_PSN)
 
 /*
  * MODIFY_QP command and QUERY_QP answer.  MODIFY_QP applies the fields
- * named in attr_mask; a state change must be a legal RC transition.
- * QUERY_QP takes only qpn and answers every field (attr_mask set to
- * XRNIC_QP_ATTR_ALL).  The address vector (XRNIC_QP_AV) is the remote
- * port's GID, the index of the local one, and the Ethernet address the
- * driver resolved for the path (the peer, or the gateway to it).
+ * named in attr_mask; a state change must be a legal transition.
+ * QUERY_QP takes only qpn and answers every field of its QP's type
+ * (attr_mask: XRNIC_QP_RC_ATTRS or XRNIC_QP_UD_ATTRS).  The address
+ * vector (XRNIC_QP_AV) is the remote port's GID, the index of the local
+ * one, and the Ethernet address the driver resolved for the path (the
+ * peer, or the gateway to it).  A UD QP has only the state, PKEY_INDEX,
+ * PORT, QKEY (in the place of dest_qpn) and SQ_PSN; its destinations
+ * travel in its WQEs.
  */
 struct xrnic_qp_attr {
 	__le32	qpn;
 	__le32	attr_mask;
-	__le32	dest_qpn;
+	union {
+		__le32	dest_qpn;	/* RC */
+		__le32	qkey;		/* UD: XRNIC_QP_QKEY */
+	};
 	__le32	rq_psn;		/* 24 bits */
 	__le32	sq_psn;		/* 24 bits */
 	__le16	access_flags;	/* XRNIC_ACCESS_REMOTE_* */
@@ -340,6 +355,9 @@ enum xrnic_counter {
 	/* The requester's loss signals: no answer in time, a sequence NAK. */
 	XRNIC_CNT_ACK_TIMEOUTS,
 	XRNIC_CNT_SEQ_NAKS_RCVD,
+	/* UD datagrams dropped: a Q_Key or P_Key not the QP's (IBTA 10.2.5, 10.9). */
+	XRNIC_CNT_RX_QKEY_VIOLATIONS,
+	XRNIC_CNT_RX_PKEY_VIOLATIONS,
 	XRNIC_NUM_COUNTERS,
 };
 

@@ -26,6 +26,7 @@
 #define XRNIC_EQE_SIZE		16	/* completion event queue entry */
 #define XRNIC_MAX_SGE		6	/* scatter/gather entries per WQE */
 #define XRNIC_MAX_INLINE	64	/* inline send data per WQE */
+#define XRNIC_MAX_UD_SGE	4	/* ... of a UD QP, whose WQE holds an AV */
 #define XRNIC_DB_RECORD_SIZE	64	/* room a doorbell record takes */
 
 /* A scatter/gather entry: lkey-checked local memory. */
@@ -55,11 +56,34 @@ enum xrnic_wr_opcode {
 #define XRNIC_SQE_FLAGS_ALL	0xf
 
 /*
+ * The address vector of a UD send WQE: where the datagram goes, as the
+ * kernel resolved it for the address handle (the next hop's MAC from the
+ * neighbour table).  sgid_index names a valid entry of the port's GID
+ * table; dgid is IPv4-mapped for RoCE v2 over IPv4.
+ */
+struct xrnic_av {
+	__u8	dgid[16];
+	__u8	dmac[6];	/* unicast */
+	__u8	sgid_index;
+	__u8	hop_limit;
+	__u8	traffic_class;
+	__u8	reserved[3];
+	__le32	flow_label;	/* 20 bits; IPv6 only */
+};
+
+/* A UD WQE's Q_Key with this bit set means the QP's own (IBTA 10.2.5). */
+#define XRNIC_QKEY_USE_QP	0x80000000u
+
+/*
  * Send WQE.  SEND, WRITE and READ take num_sge SGEs (0 .. the QP's
  * max_send_sge), or with XRNIC_SQE_INLINE (SEND and WRITE only)
  * inline_len bytes of inline_data.  Atomics take exactly one 8-byte SGE that
  * receives the original remote value; remote_addr must be 8-byte aligned.
  * imm_data_be travels as the verbs API gives it (network order).
+ *
+ * A UD QP's WQE is a SEND or SEND_WITH_IMM of one packet: dest_qpn and
+ * qkey take the place of remote_addr, and the scatter/gather area holds
+ * the address vector, then up to XRNIC_MAX_UD_SGE SGEs or the inline data.
  */
 struct xrnic_sqe {
 	__le64	wr_id;
@@ -68,7 +92,13 @@ struct xrnic_sqe {
 	__u8	num_sge;
 	__u8	reserved0;
 	__be32	imm_data_be;
-	__le64	remote_addr;
+	union {
+		__le64	remote_addr;
+		struct {
+			__le32	dest_qpn;	/* UD: 24 bits */
+			__le32	qkey;		/* UD: or XRNIC_QKEY_USE_QP */
+		};
+	};
 	__le32	rkey;
 	__le32	inline_len;	/* bytes of inline_data, with XRNIC_SQE_INLINE */
 	union {
@@ -79,6 +109,13 @@ struct xrnic_sqe {
 			__le64	swap;		/* CMP_AND_SWP only */
 			struct xrnic_sge sge;
 		} atomic;
+		struct {
+			struct xrnic_av av;
+			union {
+				struct xrnic_sge sge[XRNIC_MAX_UD_SGE];
+				__u8	inline_data[XRNIC_MAX_INLINE];
+			};
+		} ud;
 	};
 };
 
@@ -124,6 +161,15 @@ enum xrnic_wc_opcode {
 #define XRNIC_CQE_WITH_IMM	(1u << 1)	/* imm_data_be is valid */
 #define XRNIC_CQE_SOLICITED	(1u << 2)	/* the sender asked for an event */
 #define XRNIC_CQE_RECV		(1u << 3)	/* a receive queue completion */
+#define XRNIC_CQE_GRH		(1u << 4)	/* UD: the buffer starts with a GRH */
+
+/*
+ * A UD receive buffer's first XRNIC_GRH_LEN bytes take the GRH: the IPv6
+ * header of a RoCE v2 packet over IPv6, or for one over IPv4, 20 bytes of
+ * zeros and then its IPv4 header (as mlx5 and rxe lay it out).  byte_len
+ * counts them.
+ */
+#define XRNIC_GRH_LEN		40
 
 /*
  * Completion entry.  The device writes every other byte, then flags (phase
@@ -136,7 +182,7 @@ struct xrnic_cqe {
 	__le32	byte_len;
 	__be32	imm_data_be;
 	__le32	qpn;		/* the local QP */
-	__le32	src_qp;		/* receive completions: the sending QP */
+	__le32	src_qp;		/* receive completions: the sending QP (UD: the DETH's) */
 	__u8	status;		/* enum xrnic_wc_status */
 	__u8	opcode;		/* enum xrnic_wc_opcode */
 	__u8	vendor_err;	/* enum xrnic_vendor_err */
@@ -294,6 +340,7 @@ struct xrnic_dev_status {
 
 static_assert(sizeof(struct xrnic_dev_status) == 64, "status page header size");
 static_assert(sizeof(struct xrnic_sge) == 16, "SGE size");
+static_assert(sizeof(struct xrnic_av) == 32, "AV size");
 static_assert(sizeof(struct xrnic_sqe) == XRNIC_SQE_SIZE, "SQE size");
 static_assert(sizeof(struct xrnic_rqe) == XRNIC_RQE_SIZE, "RQE size");
 static_assert(sizeof(struct xrnic_cqe) == XRNIC_CQE_SIZE, "CQE size");

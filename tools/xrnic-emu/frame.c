@@ -81,9 +81,9 @@ size_t xe_frame_outer(uint8_t *buf, const struct xe_path *path, size_t len, uint
 		udp = ip + XE_IPV4_HLEN;
 	} else {
 		ip[0] = 0x60 | path->traffic_class >> 4;
-		ip[1] = path->traffic_class << 4;
-		ip[2] = 0;
-		ip[3] = 0;
+		ip[1] = path->traffic_class << 4 | (path->flow_label >> 16 & 0xf);
+		ip[2] = path->flow_label >> 8;
+		ip[3] = path->flow_label;
 		xe_put16(ip + 4, udp_len);
 		ip[6] = XE_IPPROTO_UDP;
 		ip[7] = path->hop_limit;
@@ -198,6 +198,8 @@ int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out)
 	if (xe_get16(udp + 4) != udp_len || udp_len < XE_UDP_HLEN + XE_BTH_LEN + XE_ICRC_LEN)
 		return -1;
 	ip_len = udp - ip;
+	out->ip = ip;
+	out->ip_len = ip_len;
 	out->bth = udp + XE_UDP_HLEN;
 	out->len = udp_len - XE_UDP_HLEN - XE_ICRC_LEN;
 	icrc = out->bth + out->len;

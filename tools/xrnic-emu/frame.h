@@ -26,6 +26,7 @@ struct xe_path {
 	uint8_t dmac[6], smac[6];
 	uint8_t dgid[16], sgid[16];
 	uint8_t hop_limit, traffic_class;
+	uint32_t flow_label;		/* IPv6 */
 	uint16_t sport;			/* UDP source port: flow entropy */
 };
 
@@ -34,6 +35,8 @@ struct xe_roce_frame {
 	const uint8_t *bth;		/* BTH first */
 	size_t len;			/* BTH .. pad, without the ICRC */
 	uint8_t sgid[16], dgid[16];	/* the IP addresses, as GIDs */
+	const uint8_t *ip;		/* the IP header: XE_IPV4_HLEN or XE_IPV6_HLEN */
+	size_t ip_len;
 };
 
 /* True when the GID is an IPv4-mapped address (::ffff:a.b.c.d). */

@@ -38,11 +38,14 @@ static const struct xe_op_info xe_ops[XE_OP_NUM] = {
 				    XE_PKT_ATOMIC | ONLY | XE_PKT_AETH | XE_PKT_ATMACK },
 	[XE_OP_CMP_SWAP]	= { "CMP_SWAP", XE_PKT_ATOMIC | XE_PKT_REQ | ONLY | XE_PKT_ATMETH },
 	[XE_OP_FETCH_ADD]	= { "FETCH_ADD", XE_PKT_ATOMIC | XE_PKT_REQ | ONLY | XE_PKT_ATMETH },
+	[XE_OP_UD_SEND_ONLY]	= { "UD_SEND_ONLY", SEND | ONLY | XE_PKT_DETH },
+	[XE_OP_UD_SEND_ONLY_IMM] = { "UD_SEND_ONLY_WITH_IMMEDIATE",
+				     SEND | ONLY | XE_PKT_DETH | XE_PKT_IMMDT },
 };
 
 const struct xe_op_info *xe_op_info(uint8_t opcode)
 {
-	return opcode < XE_OP_NUM ? &xe_ops[opcode] : NULL;
+	return xe_ops[opcode].name ? &xe_ops[opcode] : NULL;
 }
 
 /* The extension headers in the order IBTA 9.2 puts them after the BTH. */
@@ -50,6 +53,7 @@ static const struct {
 	uint32_t bit;
 	uint32_t size;
 } xe_ext_hdrs[] = {
+	{ XE_PKT_DETH, sizeof(struct xe_deth) },
 	{ XE_PKT_RETH, sizeof(struct xe_reth) },
 	{ XE_PKT_ATMETH, sizeof(struct xe_atmeth) },
 	{ XE_PKT_AETH, sizeof(struct xe_aeth) },
@@ -84,6 +88,12 @@ uint32_t xe_pkt_build(uint8_t *hdr, struct xe_pkt *p)
 		.apsn = htobe32((p->ackreq ? XE_BTH_ACKREQ : 0) | (p->psn & XE_PSN_MASK)),
 	};
 	memcpy(hdr, &bth, sizeof(bth));
+	if (p->mask & XE_PKT_DETH) {
+		struct xe_deth h = { htobe32(p->qkey), htobe32(p->src_qp & XE_QPN_MASK) };
+
+		memcpy(at, &h, sizeof(h));
+		at += sizeof(h);
+	}
 	if (p->mask & XE_PKT_RETH) {
 		struct xe_reth h = { htobe64(p->va), htobe32(p->rkey), htobe32(p->dma_len) };
 
@@ -154,6 +164,14 @@ int xe_pkt_parse(struct xe_pkt *p, const uint8_t *b, size_t avail, size_t len)
 		return -EINVAL;
 
 	at = b + sizeof(bth);
+	if (op->mask & XE_PKT_DETH) {
+		struct xe_deth h;
+
+		memcpy(&h, at, sizeof(h));
+		at += sizeof(h);
+		p->qkey = be32toh(h.qkey);
+		p->src_qp = be32toh(h.src_qp) & XE_QPN_MASK;
+	}
 	if (op->mask & XE_PKT_RETH) {
 		struct xe_reth h;
 

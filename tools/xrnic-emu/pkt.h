@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * RoCE v2 transport headers (IBTA vol. 1 ch. 9, RC only): the base header
- * (BTH) and the extension headers RETH, AtomicETH, AETH, AtomicAckETH and
- * ImmDt, in wire (big-endian) layout, and one per-opcode table saying which
+ * RoCE v2 transport headers (IBTA vol. 1 ch. 9, RC and UD): the base header
+ * (BTH) and the extension headers DETH, RETH, AtomicETH, AETH, AtomicAckETH
+ * and ImmDt, in wire (big-endian) layout, and one per-opcode table saying which
  * of them follow the BTH.  xe_pkt_build() writes the headers of a packet
  * from struct xe_pkt; xe_pkt_parse() checks a packet's length against the
  * table before it reads any field.  Private to the device model: the wire is
@@ -18,7 +18,7 @@
 #include <endian.h>
 #include <linux/types.h>
 
-/* RC opcodes (IBTA table 38; the RC transport's prefix is 000). */
+/* Opcodes (IBTA table 38): RC's prefix is 000, UD's 011. */
 enum xe_op {
 	XE_OP_SEND_FIRST		= 0x00,
 	XE_OP_SEND_MIDDLE		= 0x01,
@@ -41,7 +41,10 @@ enum xe_op {
 	XE_OP_ATOMIC_ACK		= 0x12,
 	XE_OP_CMP_SWAP			= 0x13,
 	XE_OP_FETCH_ADD			= 0x14,
-	XE_OP_NUM,
+	/* UD (prefix 011) */
+	XE_OP_UD_SEND_ONLY		= 0x64,
+	XE_OP_UD_SEND_ONLY_IMM		= 0x65,
+	XE_OP_NUM			= 0x100,	/* the table covers every byte */
 };
 
 /* What an opcode is and carries: the bits of struct xe_op_info.mask. */
@@ -60,6 +63,7 @@ enum {
 	XE_PKT_READ		= 1u << 11,	/* request and responses */
 	XE_PKT_ATOMIC		= 1u << 12,	/* request and ACK */
 	XE_PKT_ACK		= 1u << 13,	/* ACKNOWLEDGE */
+	XE_PKT_DETH		= 1u << 14,	/* a datagram: UD */
 };
 
 /* Wire layouts, each field big-endian. */
@@ -69,6 +73,11 @@ struct xe_bth {
 	__be16 pkey;
 	__be32 qpn;			/* FECN:1 BECN:1 resv:6 DestQP:24 */
 	__be32 apsn;			/* AckReq:1 resv:7 PSN:24 */
+} __attribute__((packed));
+
+struct xe_deth {
+	__be32 qkey;
+	__be32 src_qp;			/* resv:8 SrcQP:24 */
 } __attribute__((packed));
 
 struct xe_reth {
@@ -127,6 +136,7 @@ struct xe_pkt {
 	uint8_t pad;			/* payload bytes padding it to 4 */
 	uint16_t pkey;
 	uint32_t qpn, psn;
+	uint32_t qkey, src_qp;		/* DETH */
 	uint64_t va;			/* RETH or AtomicETH */
 	uint32_t rkey;
 	uint32_t dma_len;		/* RETH */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queue pairs: the QP table (CREATE_QP, DESTROY_QP, QUERY_QP) and the RC
- * state machine with its attributes (MODIFY_QP).  Which attributes each
+ * Queue pairs: the QP table (CREATE_QP, DESTROY_QP, QUERY_QP) and the
+ * state machine with its attributes (MODIFY_QP), for RC and UD QPs.  Which attributes each
  * transition requires is the kernel core's business (ib_modify_qp_is_ok());
  * the device checks that the transition is legal and each value in range.
  */
@@ -25,7 +25,7 @@ static const struct xe_qp_attrs xe_qp_defaults = {
 
 #define XE_QPS(s)		(1u << XRNIC_QPS_##s)
 
-/* Legal RC transitions: the states reachable from each state. */
+/* Legal transitions (RC's and UD's are the same): the states reachable from each. */
 static const uint8_t xe_qp_next[] = {
 	[XRNIC_QPS_RESET]	= XE_QPS(INIT),
 	[XRNIC_QPS_INIT]	= XE_QPS(INIT) | XE_QPS(RTR),
@@ -39,6 +39,12 @@ static const uint8_t xe_qp_next[] = {
 static bool xe_qp_transition_ok(uint8_t from, uint8_t to)
 {
 	return to == XRNIC_QPS_RESET || to == XRNIC_QPS_ERR || (xe_qp_next[from] & (1u << to));
+}
+
+/* The MODIFY_QP and QUERY_QP attributes of qp's type. */
+static uint32_t xe_qp_attrs_of(const struct xe_qp *qp)
+{
+	return qp->type == XRNIC_QPT_UD ? XRNIC_QP_UD_ATTRS : XRNIC_QP_RC_ATTRS;
 }
 
 /* The live QP numbered qpn, or NULL. */
@@ -62,14 +68,16 @@ static uint8_t xe_qp_create_check(struct xe_dev *xe, const struct xrnic_cmd_crea
 {
 	if (c->reserved0 || c->reserved1)
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
-	if (c->qp_type != XRNIC_QPT_RC)
-		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "qp_type not RC");
+	if (c->qp_type != XRNIC_QPT_RC && c->qp_type != XRNIC_QPT_UD)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "qp_type not RC or UD");
 	if (!xe_wq_depth_ok(le32toh(c->sq_depth)) || !xe_wq_depth_ok(le32toh(c->rq_depth)))
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM,
 			       "queue depth not a power of two in 2..max_qp_wr");
 	if (c->max_send_sge < 1 || c->max_send_sge > XRNIC_MAX_SGE ||
 	    c->max_recv_sge < 1 || c->max_recv_sge > XRNIC_MAX_SGE)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "SGE count not in 1..max_sge");
+	if (c->qp_type == XRNIC_QPT_UD && c->max_send_sge > XRNIC_MAX_UD_SGE)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "UD send SGEs above XRNIC_MAX_UD_SGE");
 	if (le32toh(c->max_inline) > XRNIC_MAX_INLINE)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "max_inline above XRNIC_MAX_INLINE");
 	if (le64toh(c->sq_addr) % XRNIC_RING_ALIGN || le64toh(c->rq_addr) % XRNIC_RING_ALIGN)
@@ -124,6 +132,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		.live = true,
 		.gen = qp->gen,
 		.qpn = (qp->gen & XE_QPN_GEN_MASK) << XE_QPN_SLOT_BITS | slot,
+		.type = c->qp_type,
 		.pdn = le32toh(c->pdn),
 		.send_cqn = le32toh(c->send_cqn),
 		.recv_cqn = le32toh(c->recv_cqn),
@@ -187,12 +196,17 @@ uint8_t xe_cmd_query_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such QP");
 	a = &qp->attr;
 	r->qpn = htole32(qp->qpn);
-	r->attr_mask = htole32(XRNIC_QP_ATTR_ALL);
+	r->attr_mask = htole32(xe_qp_attrs_of(qp));
+	r->state = qp->state;
+	r->port_num = a->port_num;
+	r->sq_psn = htole32(a->sq_psn);
+	if (qp->type == XRNIC_QPT_UD) {
+		r->qkey = htole32(a->qkey);
+		return XRNIC_STATUS_OK;
+	}
 	r->dest_qpn = htole32(a->dest_qpn);
 	r->rq_psn = htole32(a->rq_psn);
-	r->sq_psn = htole32(a->sq_psn);
 	r->access_flags = htole16(a->access_flags);
-	r->state = qp->state;
 	r->path_mtu = a->path_mtu;
 	r->timeout = a->timeout;
 	r->retry_cnt = a->retry_cnt;
@@ -204,7 +218,6 @@ uint8_t xe_cmd_query_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	r->sgid_index = a->sgid_index;
 	r->hop_limit = a->hop_limit;
 	r->traffic_class = a->traffic_class;
-	r->port_num = a->port_num;
 	memcpy(r->dmac, a->dmac, sizeof(r->dmac));
 	return XRNIC_STATUS_OK;
 }
@@ -250,8 +263,8 @@ static bool xe_qp_unused_zero(const struct xrnic_qp_attr *a, uint32_t mask)
 		z.sq_psn = 0;
 	if (mask & XRNIC_QP_MAX_DEST_RD_ATOMIC)
 		z.max_dest_rd_atomic = 0;
-	if (mask & XRNIC_QP_DEST_QPN)
-		z.dest_qpn = 0;
+	if (mask & (XRNIC_QP_DEST_QPN | XRNIC_QP_QKEY))
+		z.dest_qpn = 0;		/* or qkey, in its place */
 	return xe_all_zero(&z, sizeof(z));
 }
 
@@ -327,6 +340,8 @@ static void xe_qp_apply(struct xe_qp_attrs *q, const struct xrnic_qp_attr *a, ui
 		q->max_dest_rd_atomic = a->max_dest_rd_atomic;
 	if (mask & XRNIC_QP_DEST_QPN)
 		q->dest_qpn = le32toh(a->dest_qpn);
+	if (mask & XRNIC_QP_QKEY)
+		q->qkey = le32toh(a->qkey);
 }
 
 /*
@@ -354,8 +369,10 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	qp = xe_qp_get(xe, le32toh(a->qpn));
 	if (!qp)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such QP");
+	if (mask & ~xe_qp_attrs_of(qp))
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "attribute the QP's type has not");
 	if ((mask & XRNIC_QP_STATE) && !xe_qp_transition_ok(qp->state, a->state))
-		return xe_fail(xe, XRNIC_STATUS_BAD_STATE, "illegal RC state transition");
+		return xe_fail(xe, XRNIC_STATUS_BAD_STATE, "illegal state transition");
 
 	xe_qp_apply(&qp->attr, a, mask);
 	/* The source GID as it is now: the QP keeps it until its next AV. */

@@ -420,6 +420,8 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 		xe_qp_to_err(xe, qp);
 		return true;
 	}
+	if (qp->type == XRNIC_QPT_UD)
+		return xe_ud_send(xe, qp, pi);
 	/* An answer that waits on the input is read before the ACK timer judges. */
 	if (r->timer != XE_TIMER_NONE && (!r->wait_until || xe_now_ns() >= r->wait_until) &&
 	    !(r->timer == XE_TIMER_ACK && xe->rx_pending)) {

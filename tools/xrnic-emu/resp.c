@@ -104,20 +104,58 @@ static enum xe_verdict xe_check_resources(const struct xe_qp *qp, const struct x
 	return XE_V_DONE;
 }
 
-/* The next receive WQE, copied into resp.rqe; RNR when there is none. */
-static enum xe_verdict xe_resp_take_rqe(struct xe_dev *xe, struct xe_qp *qp)
+int xe_rq_take(struct xe_dev *xe, struct xe_qp *qp, struct xrnic_rqe *rqe)
 {
 	uint32_t pi = le32toh(__atomic_load_n(&qp->db->rq_pi, __ATOMIC_ACQUIRE));
 
 	if (pi - qp->rq_ci > qp->rq_depth) {
 		xe_aenq_post(xe, XRNIC_EVENT_QP_FATAL, qp->qpn, 0);
-		return XE_V_NAK_OP;
+		return -EIO;
 	}
 	if (pi == qp->rq_ci)
+		return -ENOENT;
+	memcpy(rqe, qp->rq + (size_t)(qp->rq_ci & (qp->rq_depth - 1)) * XRNIC_RQE_SIZE,
+	       sizeof(*rqe));
+	return 0;
+}
+
+int xe_rqe_buf(const struct xe_qp *qp, const struct xrnic_rqe *rqe, struct xe_piece *pieces,
+	       struct xe_buf *dst)
+{
+	unsigned int i;
+
+	if (rqe->num_sge > qp->max_recv_sge)
+		return -EINVAL;
+	*dst = (struct xe_buf){ .piece = pieces, .npieces = rqe->num_sge, .pdn = qp->pdn,
+				.access = XRNIC_ACCESS_LOCAL_WRITE };
+	for (i = 0; i < rqe->num_sge; i++) {
+		pieces[i] = (struct xe_piece){
+			.key = le32toh(rqe->sge[i].lkey),
+			.addr = le64toh(rqe->sge[i].addr),
+			.len = le32toh(rqe->sge[i].length),
+		};
+		dst->len += pieces[i].len;
+	}
+	return 0;
+}
+
+void xe_rq_consumed(struct xe_qp *qp)
+{
+	qp->rq_ci++;
+	__atomic_store_n(&qp->db->rq_ci, htole32(qp->rq_ci), __ATOMIC_RELEASE);
+}
+
+/* The next receive WQE, copied into resp.rqe; RNR when there is none. */
+static enum xe_verdict xe_resp_take_rqe(struct xe_dev *xe, struct xe_qp *qp)
+{
+	switch (xe_rq_take(xe, qp, &qp->resp.rqe)) {
+	case 0:
+		return XE_V_DONE;
+	case -ENOENT:
 		return XE_V_RNR;
-	memcpy(&qp->resp.rqe, qp->rq + (size_t)(qp->rq_ci & (qp->rq_depth - 1)) * XRNIC_RQE_SIZE,
-	       sizeof(qp->resp.rqe));
-	return XE_V_DONE;
+	default:
+		return XE_V_NAK_OP;
+	}
 }
 
 /* Complete the receive WQE in resp.rqe; the slot is free before its completion shows. */
@@ -126,8 +164,7 @@ static void xe_resp_rqe_done(struct xe_dev *xe, struct xe_qp *qp, uint8_t status
 {
 	uint32_t flags = 0;
 
-	qp->rq_ci++;
-	__atomic_store_n(&qp->db->rq_ci, htole32(qp->rq_ci), __ATOMIC_RELEASE);
+	xe_rq_consumed(qp);
 	if (status == XRNIC_WC_SUCCESS) {
 		if (p->mask & XE_PKT_IMMDT)
 			flags |= XRNIC_CQE_WITH_IMM;
@@ -153,25 +190,14 @@ static enum xe_verdict xe_exec_send(struct xe_dev *xe, struct xe_qp *qp, const s
 	struct xe_qp_resp *r = &qp->resp;
 	const struct xe_pkt *p = &rx->pkt;
 	enum xe_verdict v;
-	unsigned int i;
 
 	if (p->mask & XE_PKT_FIRST) {
 		v = xe_resp_take_rqe(xe, qp);
 		if (v != XE_V_DONE)
 			return v;
-		if (r->rqe.num_sge > qp->max_recv_sge)
+		if (xe_rqe_buf(qp, &r->rqe, r->pieces, &r->dst))
 			return xe_resp_recv_error(xe, qp, p, XRNIC_WC_LOC_QP_OP_ERR,
 						  XRNIC_VERR_BAD_WQE, XE_V_NAK_OP);
-		r->dst = (struct xe_buf){ .piece = r->pieces, .npieces = r->rqe.num_sge,
-					  .pdn = qp->pdn, .access = XRNIC_ACCESS_LOCAL_WRITE };
-		for (i = 0; i < r->rqe.num_sge; i++) {
-			r->pieces[i] = (struct xe_piece){
-				.key = le32toh(r->rqe.sge[i].lkey),
-				.addr = le64toh(r->rqe.sge[i].addr),
-				.len = le32toh(r->rqe.sge[i].length),
-			};
-			r->dst.len += r->pieces[i].len;
-		}
 		r->offset = 0;
 		r->msg = XE_PKT_SEND;
 	}

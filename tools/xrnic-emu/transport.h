@@ -25,13 +25,17 @@ struct xe_frame {
 	size_t len;			/* headers, payload and pad */
 	const struct xe_buf *payload;	/* or NULL: after the headers */
 	uint64_t payload_off;		/* where in payload it starts */
+	const uint8_t *ip;		/* its IP header (ip_len bytes), or NULL */
+	size_t ip_len;
 };
 
-/* A received packet: its parsed headers and its payload. */
+/* A received packet: its parsed headers, its payload and its IP header. */
 struct xe_rx {
 	struct xe_pkt pkt;
 	const struct xe_buf *payload;
 	uint64_t payload_off;
+	const uint8_t *ip;		/* or NULL (RC in loopback) */
+	size_t ip_len;
 };
 
 static inline bool xe_wr_is_atomic(uint8_t wr_opcode)
@@ -48,13 +52,32 @@ static inline bool xe_wr_is_rd_atomic(uint8_t wr_opcode)
 /* wire.c: send a packet of qp built from p and its payload; receive one. */
 void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
 		  const struct xe_buf *payload, uint64_t payload_off);
+/* The same to the path of a datagram (UD); loopback: a GID of the port's. */
+struct xe_path;
+void xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopback,
+		       struct xe_pkt *p, const struct xe_buf *payload, uint64_t payload_off);
 /* Count a packet as received, parse and dispatch it; false when it was dropped. */
 bool xe_wire_recv(struct xe_dev *xe, const struct xe_frame *f);
 /* Parse a counted packet and dispatch it; false when it was dropped. */
 bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f);
 
+/* ud.c: the UD transport, a WQE of qp's send queue (true on progress) and a datagram. */
+bool xe_ud_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi);
+void xe_ud_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
+
 /* resp.c: a request packet for qp. */
 void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
+/*
+ * The receive queue, for every transport: copy the next receive WQE into
+ * rqe (0), or none is posted (-ENOENT), or the producer index is more
+ * than a ring ahead (-EIO, a QP_FATAL event posted).  xe_rqe_buf() makes
+ * its SGEs the buffer dst (-EINVAL: more than the QP's max_recv_sge);
+ * xe_rq_consumed() frees its slot, before its completion is written.
+ */
+int xe_rq_take(struct xe_dev *xe, struct xe_qp *qp, struct xrnic_rqe *rqe);
+int xe_rqe_buf(const struct xe_qp *qp, const struct xrnic_rqe *rqe, struct xe_piece *pieces,
+	       struct xe_buf *dst);
+void xe_rq_consumed(struct xe_qp *qp);
 
 /* comp.c: an answer for qp's requester. */
 void xe_comp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);

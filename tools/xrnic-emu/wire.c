@@ -7,9 +7,10 @@
  * RoCE v2 frame (frame.c) to the QP's next hop.  Frames from the wire are
  * RoCE v2 ones for this port, which go to the transport, or the Ethernet
  * function's (eth.c).  A received packet is parsed and handed to the
- * responder (requests) or the completer (answers) of the QP its BTH names;
- * a malformed packet, one for an unknown QP or another partition is
- * dropped and counted.
+ * responder (requests) or the completer (answers) of the QP its BTH names,
+ * or to a UD QP (datagrams); a malformed packet, one for an unknown QP, a
+ * QP of another transport or another partition is dropped and counted.
+ * A UD QP's datagrams go to the path of their WQE (xe_wire_send_path()).
  */
 #include "frame.h"
 #include "transport.h"
@@ -20,24 +21,16 @@
 /* The largest frame: outer headers, transport headers, an MTU, pad, ICRC. */
 #define XE_WIRE_MAX_FRAME	(XE_FRAME_MAX_OUTER + XE_PKT_MAX_HDR + 4096 + 3 + XE_ICRC_LEN)
 
-/* Put a packet on the wire as a RoCE v2 frame to qp's next hop. */
-static void xe_wire_out(struct xe_dev *xe, const struct xe_qp *qp, const uint8_t *hdr,
+/* Put a packet on the wire as a RoCE v2 frame to the path's next hop. */
+static void xe_wire_out(struct xe_dev *xe, const struct xe_path *path, const uint8_t *hdr,
 			size_t hdr_len, const struct xe_pkt *p, const struct xe_buf *payload,
 			uint64_t payload_off)
 {
 	static uint8_t frame[XE_WIRE_MAX_FRAME];
 	size_t len = hdr_len + p->payload_len + p->pad, outer;
-	struct xe_path path = {
-		.hop_limit = qp->attr.hop_limit, .traffic_class = qp->attr.traffic_class,
-		.sport = xe_roce_sport(qp->qpn),
-	};
 	struct xe_buf body;
 
-	memcpy(path.dmac, qp->attr.dmac, 6);
-	memcpy(path.smac, xe->id.mac, 6);
-	memcpy(path.dgid, qp->attr.dgid, 16);
-	memcpy(path.sgid, qp->attr.sgid, 16);
-	outer = xe_frame_outer(frame, &path, len, xe->ip_id++);
+	outer = xe_frame_outer(frame, path, len, xe->ip_id++);
 	memcpy(frame + outer, hdr, hdr_len);
 	body = (struct xe_buf){ .host = frame + outer + hdr_len, .len = p->payload_len };
 	/* A source deregistered under the message: nothing goes; the timer retries. */
@@ -52,10 +45,10 @@ static void xe_wire_out(struct xe_dev *xe, const struct xe_qp *qp, const uint8_t
 	xe_fault_xmit(xe, frame, outer + len + XE_ICRC_LEN);
 }
 
-void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
-		  const struct xe_buf *payload, uint64_t payload_off)
+void xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopback,
+		       struct xe_pkt *p, const struct xe_buf *payload, uint64_t payload_off)
 {
-	uint8_t hdr[XE_PKT_MAX_HDR];
+	uint8_t hdr[XE_PKT_MAX_HDR], outer[XE_FRAME_MAX_OUTER];
 	uint32_t n;
 	struct xe_frame f;
 
@@ -67,10 +60,32 @@ void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
 	};
 	xe->counters[XRNIC_CNT_TX_PACKETS]++;
 	xe->counters[XRNIC_CNT_TX_BYTES] += f.len;
-	if (qp->loopback)
-		xe_wire_recv(xe, &f);
-	else
-		xe_wire_out(xe, qp, hdr, n, p, payload, payload_off);
+	if (!loopback) {
+		xe_wire_out(xe, path, hdr, n, p, payload, payload_off);
+		return;
+	}
+	/* A datagram's receiver sees the IP header it would have had on the wire. */
+	if (p->mask & XE_PKT_DETH) {
+		xe_frame_outer(outer, path, f.len, xe->ip_id++);
+		f.ip = outer + XE_ETH_HLEN;
+		f.ip_len = xe_gid_is_v4(path->dgid) ? XE_IPV4_HLEN : XE_IPV6_HLEN;
+	}
+	xe_wire_recv(xe, &f);
+}
+
+void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
+		  const struct xe_buf *payload, uint64_t payload_off)
+{
+	struct xe_path path = {
+		.hop_limit = qp->attr.hop_limit, .traffic_class = qp->attr.traffic_class,
+		.sport = xe_roce_sport(qp->qpn),
+	};
+
+	memcpy(path.dmac, qp->attr.dmac, 6);
+	memcpy(path.smac, xe->id.mac, 6);
+	memcpy(path.dgid, qp->attr.dgid, 16);
+	memcpy(path.sgid, qp->attr.sgid, 16);
+	xe_wire_send_path(xe, &path, qp->loopback, p, payload, payload_off);
 }
 
 void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
@@ -97,7 +112,8 @@ void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
 		xe->counters[XRNIC_CNT_RX_DROPPED]++;
 		return;
 	}
-	f = (struct xe_frame){ .hdr = rf.bth, .hdr_avail = rf.len, .len = rf.len };
+	f = (struct xe_frame){ .hdr = rf.bth, .hdr_avail = rf.len, .len = rf.len,
+			       .ip = rf.ip, .ip_len = rf.ip_len };
 	xe_wire_dispatch(xe, &f);
 }
 
@@ -110,14 +126,18 @@ bool xe_wire_recv(struct xe_dev *xe, const struct xe_frame *f)
 
 bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 {
-	struct xe_rx rx = { .payload = f->payload, .payload_off = f->payload_off };
+	struct xe_rx rx = { .payload = f->payload, .payload_off = f->payload_off,
+			    .ip = f->ip, .ip_len = f->ip_len };
 	struct xe_buf after_hdr;
 	struct xe_qp *qp;
+	bool datagram;
 
 	if (xe_pkt_parse(&rx.pkt, f->hdr, f->hdr_avail, f->len))
 		goto drop;
-	if ((rx.pkt.pkey & XE_PKEY_BASE_MASK) != XE_PKEY_BASE_MASK)
+	if ((rx.pkt.pkey & XE_PKEY_BASE_MASK) != XE_PKEY_BASE_MASK) {
+		xe->counters[XRNIC_CNT_RX_PKEY_VIOLATIONS]++;
 		goto drop;
+	}
 	if (!f->payload) {
 		if (f->hdr_avail < (size_t)rx.pkt.hdr_len + rx.pkt.payload_len)
 			goto drop;
@@ -127,9 +147,13 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 		rx.payload_off = 0;
 	}
 	qp = xe_qp_get(xe, rx.pkt.qpn);
-	if (!qp)
+	/* A datagram is for a UD QP, and a UD QP takes only datagrams. */
+	datagram = rx.pkt.mask & XE_PKT_DETH;
+	if (!qp || datagram != (qp->type == XRNIC_QPT_UD))
 		goto drop;
-	if (rx.pkt.mask & XE_PKT_REQ)
+	if (qp->type == XRNIC_QPT_UD)
+		xe_ud_rcv(xe, qp, &rx);
+	else if (rx.pkt.mask & XE_PKT_REQ)
 		xe_resp_rcv(xe, qp, &rx);
 	else
 		xe_comp_rcv(xe, qp, &rx);

@@ -145,6 +145,7 @@ struct xe_eq {
 /* The MODIFY_QP / QUERY_QP attributes other than the state. */
 struct xe_qp_attrs {
 	uint32_t dest_qpn;
+	uint32_t qkey;			/* UD */
 	uint32_t rq_psn;
 	uint32_t sq_psn;
 	uint32_t access_flags;
@@ -260,6 +261,7 @@ struct xe_qp {
 	bool live;
 	uint32_t gen;			/* qpn generation of this slot */
 	uint32_t qpn;
+	uint8_t type;			/* enum xrnic_qp_type */
 	uint32_t pdn, send_cqn, recv_cqn;
 	uint64_t sq_addr, rq_addr;	/* GPAs of the rings */
 	uint32_t sq_depth, rq_depth;

@@ -910,7 +910,7 @@ TEST_F(dev, create_qp_rejects_each_bad_field)
 	BAD(XRNIC_STATUS_BAD_PARAM, db_addr, htole64(8));
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 0);
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 3);	/* UC */
-	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 4);	/* UD */
+	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 5);	/* raw */
 	BAD(XRNIC_STATUS_BAD_PARAM, sq_depth, htole32(0));
 	BAD(XRNIC_STATUS_BAD_PARAM, sq_depth, htole32(1));
 	BAD(XRNIC_STATUS_BAD_PARAM, sq_depth, htole32(24));
@@ -1224,7 +1224,7 @@ TEST_F(dev, query_qp_answers_every_field_as_modified)
 	/* A new QP: defaults. */
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, &got));
 	EXPECT_EQ(qpn, le32toh(got.qpn));
-	EXPECT_EQ(XRNIC_QP_ATTR_ALL, le32toh(got.attr_mask));
+	EXPECT_EQ(XRNIC_QP_RC_ATTRS, le32toh(got.attr_mask));
 	EXPECT_EQ(XRNIC_QPS_RESET, got.state);
 	EXPECT_EQ(1, got.path_mtu);
 	EXPECT_EQ(1, got.port_num);
@@ -1235,10 +1235,10 @@ TEST_F(dev, query_qp_answers_every_field_as_modified)
 	ASSERT_EQ(XRNIC_STATUS_OK, to_state(self, qpn, XRNIC_QPS_INIT));
 	ASSERT_EQ(XRNIC_STATUS_OK, to_state(self, qpn, XRNIC_QPS_RTR));
 	/* Everything at once, with the RTR->RTS transition. */
-	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_ATTR_ALL, want));
+	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_RC_ATTRS, want));
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, &got));
 	want.qpn = htole32(qpn);
-	want.attr_mask = htole32(XRNIC_QP_ATTR_ALL);
+	want.attr_mask = htole32(XRNIC_QP_RC_ATTRS);
 	EXPECT_EQ(0, memcmp(&want, &got, sizeof(want)));
 	EXPECT_EQ(0xabcdef, le32toh(got.dest_qpn));
 	EXPECT_EQ(0x123456, le32toh(got.rq_psn));
@@ -1309,7 +1309,7 @@ TEST_F(dev, moving_to_reset_restores_the_default_attributes)
 	ASSERT_EQ(XRNIC_STATUS_OK, make_qp(self, &pdn, &cqn, &qpn));
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, &fresh));
 	ASSERT_EQ(XRNIC_STATUS_OK, to_state(self, qpn, XRNIC_QPS_INIT));
-	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_ATTR_ALL,
+	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_RC_ATTRS,
 					  full_attr(XRNIC_QPS_RTR)));
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, &got));
 	ASSERT_NE(0, memcmp(&fresh, &got, sizeof(got)));
@@ -1317,12 +1317,12 @@ TEST_F(dev, moving_to_reset_restores_the_default_attributes)
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, &got));
 	EXPECT_EQ(0, memcmp(&fresh, &got, sizeof(got)));
 	/* Even attributes given with the move to RESET. */
-	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_ATTR_ALL,
+	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_RC_ATTRS,
 					  full_attr(XRNIC_QPS_RESET)));
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, &got));
 	EXPECT_EQ(0, memcmp(&fresh, &got, sizeof(got)));
 	/* ERR keeps them. */
-	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_ATTR_ALL, full_attr(XRNIC_QPS_ERR)));
+	ASSERT_EQ(XRNIC_STATUS_OK, modify(self, qpn, XRNIC_QP_RC_ATTRS, full_attr(XRNIC_QPS_ERR)));
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, &got));
 	EXPECT_EQ(0x654321, le32toh(got.sq_psn));
 }

@@ -15,7 +15,7 @@ static struct xe_pkt sample(uint8_t opcode, uint32_t payload_len)
 {
 	return (struct xe_pkt){
 		.opcode = opcode, .se = true, .ackreq = true, .pkey = 0xffff, .qpn = 0xabcdef,
-		.psn = 0x123456, .va = 0x1122334455667788ull, .rkey = 0xa1b2c3d4,
+		.psn = 0x123456, .qkey = 0x80010000, .src_qp = 0x345678, .va = 0x1122334455667788ull, .rkey = 0xa1b2c3d4,
 		.dma_len = 0x10000, .swap_add = 0x0102030405060708ull, .compare = 0x99,
 		.syndrome = XE_AETH_NAK | XE_NAK_REM_ACCESS, .msn = 0x654321,
 		.orig = 0xfeedfacecafebeefull, .imm = htobe32(0xdeadbeef),
@@ -29,10 +29,13 @@ TEST(every_opcode_survives_build_and_parse)
 	const struct xe_op_info *op;
 	struct xe_pkt p, q;
 	uint32_t len, plen;
-	uint8_t o;
+	unsigned int o, known = 0;
 
 	for (o = 0; o < XE_OP_NUM; o++) {
 		op = xe_op_info(o);
+		if (!op)
+			continue;
+		known++;
 		ASSERT_NE(NULL, op->name);
 		plen = op->mask & XE_PKT_PAYLOAD ? 4093 : 0;
 		p = sample(o, plen);
@@ -46,6 +49,10 @@ TEST(every_opcode_survives_build_and_parse)
 		EXPECT_EQ(0xabcdef, q.qpn);
 		EXPECT_EQ(0x123456, q.psn);
 		EXPECT_TRUE(q.ackreq && q.se);
+		if (op->mask & XE_PKT_DETH) {
+			EXPECT_EQ(p.qkey, q.qkey);
+			EXPECT_EQ(p.src_qp, q.src_qp);
+		}
 		if (op->mask & (XE_PKT_RETH | XE_PKT_ATMETH)) {
 			EXPECT_EQ(p.va, q.va);
 			EXPECT_EQ(p.rkey, q.rkey);
@@ -65,6 +72,8 @@ TEST(every_opcode_survives_build_and_parse)
 		if (op->mask & XE_PKT_IMMDT)
 			EXPECT_EQ(p.imm, q.imm);
 	}
+	/* RC's 21 opcodes and UD's two SENDs. */
+	EXPECT_EQ(21 + 2, known);
 }
 
 TEST(headers_have_the_ibta_layout)
@@ -93,6 +102,10 @@ TEST(headers_have_the_ibta_layout)
 	EXPECT_EQ(16, xe_pkt_build(b, &p));
 	EXPECT_EQ(0x80 | 1 << 4, b[1]);
 	EXPECT_EQ(0, memcmp(b + 12, "\xde\xad\xbe\xef", 4));
+	/* UD SEND Only with Immediate: BTH + DETH (Q_Key, 0, source QP) + ImmDt. */
+	p = sample(XE_OP_UD_SEND_ONLY_IMM, 4);
+	EXPECT_EQ(24, xe_pkt_build(b, &p));
+	EXPECT_EQ(0, memcmp(b + 12, "\x80\x01\x00\x00\x00\x34\x56\x78\xde\xad\xbe\xef", 12));
 }
 
 TEST(parse_refuses_short_unknown_and_misshapen_packets)
@@ -109,9 +122,11 @@ TEST(parse_refuses_short_unknown_and_misshapen_packets)
 	/* Readable bytes beyond the packet's length do not count. */
 	EXPECT_EQ(-EMSGSIZE, xe_pkt_parse(&q, b, sizeof(b), n - 1));
 
-	b[0] = XE_OP_NUM;			/* not an RC opcode of this device */
+	b[0] = 0x15;				/* reserved in RC */
 	EXPECT_EQ(-EPROTONOSUPPORT, xe_pkt_parse(&q, b, n, n));
-	b[0] = 0x64;				/* UD SEND Only */
+	b[0] = 0x66;				/* reserved in UD */
+	EXPECT_EQ(-EPROTONOSUPPORT, xe_pkt_parse(&q, b, n, n));
+	b[0] = 0x24;				/* UC SEND Only: not yet */
 	EXPECT_EQ(-EPROTONOSUPPORT, xe_pkt_parse(&q, b, n, n));
 	b[0] = XE_OP_WRITE_FIRST;
 	b[1] |= 1;				/* transport version 1 */

@@ -519,6 +519,8 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	/* As Linux's rxe and mlx5 name them. */
 	[XRNIC_CNT_ACK_TIMEOUTS] = "local_ack_timeout_err",
 	[XRNIC_CNT_SEQ_NAKS_RCVD] = "packet_seq_err",
+	[XRNIC_CNT_RX_QKEY_VIOLATIONS] = "rx_qkey_violations",
+	[XRNIC_CNT_RX_PKEY_VIOLATIONS] = "rx_pkey_violations",
 };
 
 static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,
