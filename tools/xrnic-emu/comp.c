@@ -129,6 +129,14 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
 	case XE_AETH_NAK:
 		if (code == XE_NAK_PSN_SEQ) {
 			xe->counters[XRNIC_CNT_SEQ_NAKS_RCVD]++;
+			/*
+			 * Behind an RNR NAK of the same PSN (rxe sends both:
+			 * the packets after the one it could not take are out
+			 * of sequence): no news, the RNR retry resends from
+			 * there anyway, and no transport retry is spent.
+			 */
+			if (qp->req.timer == XE_TIMER_RNR && p->psn == qp->req.next_psn)
+				return true;
 			if (!xe_req_seq_retry(qp, p->psn))
 				xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);
 			return true;

@@ -559,6 +559,42 @@ TEST_F(dev, responder_acks_old_psns_again_and_naks_ones_ahead)
 	EXPECT_EQ(101, qp1->attr.rq_psn);
 }
 
+/*
+ * rxe answers a SEND it has no receive WQE for with an RNR NAK, and the
+ * packets behind it with a sequence NAK of the same PSN.  That NAK brings
+ * no news: it spends no transport retry (the QPs here have none left to
+ * spend), and the RNR wait goes on.
+ */
+TEST_F(dev, a_sequence_nak_behind_an_rnr_nak_spends_no_retry)
+{
+	struct xrnic_sqe w;
+	struct xe_qp *qp0;
+	struct xe_pkt p;
+	uint32_t psn;
+	struct dp d;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 3));
+	ASSERT_EQ(0, set_path_mtu(self, &d, 3));
+	qp0 = xe_qp_get(&self->xe, d.qpn[0]);
+	ASSERT_EQ(0, qp0->attr.retry_cnt);
+	w = sqe(XRNIC_WR_SEND, 1, BUF_GPA, 6000, d.key);
+	post_send(self, 0, &w);
+	ASSERT_EQ(XE_TIMER_RNR, qp0->req.timer);
+	psn = qp0->req.next_psn;
+	p = (struct xe_pkt){ .opcode = XE_OP_ACKNOWLEDGE, .qpn = d.qpn[0], .psn = psn,
+			     .syndrome = XE_AETH_NAK | XE_NAK_PSN_SEQ };
+	inject(self, &p, 0);
+	EXPECT_EQ(XRNIC_QPS_RTS, qp0->state);
+	EXPECT_EQ(XE_TIMER_RNR, qp0->req.timer);
+	EXPECT_EQ(NULL, poll_cq(self, &d));
+	EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_SEQ_NAKS_RCVD]);
+	/* One for another PSN is a loss: with no retry left, the WQE fails. */
+	p.psn = (psn + 1) & XE_PSN_MASK;
+	inject(self, &p, 0);
+	EXPECT_EQ(XRNIC_QPS_ERR, qp0->state);
+	ASSERT_NE(NULL, poll_cq(self, &d));
+}
+
 TEST_F(dev, packets_out_of_message_order_or_length_are_invalid_requests)
 {
 	static const struct {
