@@ -42,6 +42,7 @@ struct xr_uverbs_dev;
  * @max_cqe: entries per completion queue
  * @max_mr: memory regions
  * @max_pd: protection domains
+ * @max_ah: address handles
  * @max_qp_rd_atom: READs and atomics outstanding per QP, as requester and
  *	as responder (max_rd_atomic, max_dest_rd_atomic), at most 255
  */
@@ -58,6 +59,7 @@ struct xr_device_attr {
 	u32 max_cqe;
 	u32 max_mr;
 	u32 max_pd;
+	u32 max_ah;
 	u32 max_qp_rd_atom;
 };
 
@@ -88,6 +90,7 @@ struct xr_port_attr {
 /* User object types, in the order the core destroys them on close. */
 enum xr_obj_type {
 	XR_OBJ_QP,
+	XR_OBJ_AH,
 	XR_OBJ_MR,
 	XR_OBJ_CQ,
 	XR_OBJ_PD,
@@ -118,6 +121,28 @@ struct xr_uobject {
 struct xr_pd {
 	struct xr_uobject uobj;
 	u32 pdn;
+};
+
+/**
+ * struct xr_ah - address handle: where a UD work request goes
+ * @uobj: user object header
+ * @pd: its protection domain
+ * @dgid: destination GID
+ * @flow_label: IPv6 flow label
+ * @sgid_index: source GID index
+ * @hop_limit: IP TTL
+ * @traffic_class: IP traffic class
+ * @dmac: the next hop, resolved by the core from @dgid
+ */
+struct xr_ah {
+	struct xr_uobject uobj;
+	struct xr_pd *pd;
+	u8 dgid[16];
+	u32 flow_label;
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 traffic_class;
+	u8 dmac[6];
 };
 
 /**
@@ -236,6 +261,7 @@ enum xr_qp_state {
  * @rq_psn: receive PSN
  * @sq_psn: send PSN
  * @dest_qp_num: remote QP number
+ * @qkey: the Q_Key of a UD QP
  * @qp_access_flags: IB remote access flags
  * @port_num: port (1)
  * @timeout: local ACK timeout exponent
@@ -256,6 +282,7 @@ struct xr_qp_attr {
 	u32 rq_psn;
 	u32 sq_psn;
 	u32 dest_qp_num;
+	u32 qkey;
 	u32 qp_access_flags;
 	u8 port_num;
 	u8 timeout;
@@ -278,7 +305,7 @@ struct xr_qp_attr {
  * @pd: protection domain
  * @send_cq: CQ of the send queue
  * @recv_cq: CQ of the receive queue
- * @qp_type: IB QP type (RC)
+ * @qp_type: IB QP type (RC or UD)
  * @state: current IB state
  * @sq_sig_all: every send work request is signalled
  * @cap: queue sizes
@@ -338,6 +365,8 @@ struct xr_udata {
  * @modify_qp: apply the attributes of @attr named by @mask (IB_QP_* bits)
  * @query_qp: read the QP's attributes from the device
  * @destroy_qp: destroy it
+ * @create_ah: optional: answer the new address handle @ah in @udata (the
+ *	device may keep no state for it: the core destroys it alone)
  * @set_gid: optional: entry @index of port @port's GID table is now @gid,
  *	or empty (@gid NULL); called under the core's GID lock whenever the
  *	table changes, so that the device sends from the GIDs users see
@@ -371,6 +400,8 @@ struct xr_device_ops {
 	int (*query_qp)(struct xr_device *xdev, struct xr_qp *qp,
 			struct xr_qp_attr *attr);
 	int (*destroy_qp)(struct xr_device *xdev, struct xr_qp *qp);
+	int (*create_ah)(struct xr_device *xdev, struct xr_ah *ah,
+			 struct xr_udata *udata);
 	int (*set_gid)(struct xr_device *xdev, u32 port, u32 index,
 		       const u8 *gid);
 	int (*query_stats)(struct xr_device *xdev, u64 *values);

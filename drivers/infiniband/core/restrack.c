@@ -11,7 +11,7 @@
  * never sees a freed object.  PDs, CQs and QPs are tracked under the
  * device's number for them; MRs under a cyclic id of their own, because
  * their device index is part of their keys, which unprivileged users must
- * not learn.
+ * not learn, and AHs too, which the device does not number.
  */
 #include "core_priv.h"
 
@@ -45,7 +45,7 @@ void xr_restrack_destroy(struct xr_device *xdev)
  * xr_restrack_add - make an object visible to resource reporting
  * @xdev: its device
  * @uobj: the object, with its type set
- * @id: the device's number for it (ignored for an MR, which gets an id)
+ * @id: the device's number for it (ignored for an MR or AH, which gets an id)
  *
  * Return: 0, -EBUSY if the device reused a number still tracked (a device
  * bug) or no MR id is free, or -ENOMEM.
@@ -55,7 +55,7 @@ int xr_restrack_add(struct xr_device *xdev, struct xr_uobject *uobj, u32 id)
 	struct xarray *xa = &xdev->res[uobj->type];
 	int ret;
 
-	if (uobj->type != XR_OBJ_MR) {
+	if (uobj->type != XR_OBJ_MR && uobj->type != XR_OBJ_AH) {
 		uobj->res_id = id;
 		return xa_insert(xa, id, uobj, GFP_KERNEL);
 	}

@@ -14,7 +14,7 @@
 static unsigned int user_share = 50;
 module_param(user_share, uint, 0644);
 MODULE_PARM_DESC(user_share,
-		 "Percent of each kind of a device's objects (PDs, MRs, CQs, QPs) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
+		 "Percent of each kind of a device's objects (PDs, MRs, CQs, QPs, AHs) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
 
 /**
  * struct xr_user_usage - the objects one user holds on a device
@@ -33,6 +33,8 @@ static u32 xr_device_max(const struct xr_device *xdev, enum xr_obj_type type)
 		return xdev->attr.max_mr;
 	case XR_OBJ_CQ:
 		return xdev->attr.max_cq;
+	case XR_OBJ_AH:
+		return xdev->attr.max_ah;
 	default:
 		return xdev->attr.max_pd;
 	}
@@ -226,10 +228,22 @@ void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp)
 }
 
 /**
+ * xr_destroy_ah - destroy an address handle and free it
+ * @ufile: its file, whose lock the caller holds
+ * @ah: the object; work requests already posted with it carry their own copy
+ */
+void xr_destroy_ah(struct xr_ufile *ufile, struct xr_ah *ah)
+{
+	xr_uobj_del(ufile, &ah->uobj);
+	atomic_dec(&ah->pd->uobj.usecnt);
+	kfree(ah);
+}
+
+/**
  * xr_ufile_destroy_objects - destroy every object of a file
  * @ufile: the file, whose lock the caller holds
  *
- * Objects go in dependency order (QPs, MRs, CQs, PDs), so every destroy
+ * Objects go in dependency order (QPs, AHs, MRs, CQs, PDs), so every destroy
  * succeeds; a dead device still releases what the driver holds.
  */
 void xr_ufile_destroy_objects(struct xr_ufile *ufile)
@@ -245,6 +259,9 @@ void xr_ufile_destroy_objects(struct xr_ufile *ufile)
 			switch (type) {
 			case XR_OBJ_QP:
 				xr_destroy_qp(ufile, container_of(uobj, struct xr_qp, uobj));
+				break;
+			case XR_OBJ_AH:
+				xr_destroy_ah(ufile, container_of(uobj, struct xr_ah, uobj));
 				break;
 			case XR_OBJ_MR:
 				xr_destroy_mr(ufile, container_of(uobj, struct xr_mr, uobj));

@@ -170,6 +170,7 @@ static void xr_fill_device_resp(struct xr_device *xdev,
 	r->max_cqe = a->max_cqe;
 	r->max_mr = a->max_mr;
 	r->max_pd = a->max_pd;
+	r->max_ah = a->max_ah;
 	r->max_qp_rd_atom = a->max_qp_rd_atom;
 	r->max_res_rd_atom = a->max_qp_rd_atom * a->max_qp;
 	r->max_qp_init_rd_atom = a->max_qp_rd_atom;
@@ -517,10 +518,11 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	int ret;
 
 	xr_cmd_in(cmd, &req, sizeof(req));
-	if (req.qp_type != IB_UVERBS_QPT_RC || req.is_srq)
+	if ((req.qp_type != IB_UVERBS_QPT_RC && req.qp_type != IB_UVERBS_QPT_UD) ||
+	    req.is_srq)
 		return -EOPNOTSUPP;
-	if (!req.max_send_wr || req.max_send_wr > a->max_qp_wr ||
-	    !req.max_recv_wr || req.max_recv_wr > a->max_qp_wr ||
+	/* A queue of no entries is allowed, as Linux allows it (qperf asks it). */
+	if (req.max_send_wr > a->max_qp_wr || req.max_recv_wr > a->max_qp_wr ||
 	    req.max_send_sge > a->max_sge || req.max_recv_sge > a->max_sge)
 		return -EINVAL;
 
@@ -584,17 +586,20 @@ static int xr_cmd_destroy_qp(struct xr_cmd *cmd)
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
 }
 
-/*
- * The RC rows of the IB spec's QP state transition table (as Linux's
- * ib_modify_qp_is_ok()): which transitions exist, and for each, the
- * attributes it requires and those it allows.  Alternate paths and path
- * migration are not supported and so are not allowed.
- */
-static const struct {
+/* One cell of the IB spec's QP state transition table. */
+struct xr_qp_transition {
 	bool valid;
 	u32 req;
 	u32 opt;
-} xr_rc_qp_table[XR_QPS_MAX][XR_QPS_MAX] = {
+};
+
+/*
+ * The RC and UD rows of the IB spec's QP state transition table (as
+ * Linux's ib_modify_qp_is_ok()): which transitions exist, and for each,
+ * the attributes it requires and those it allows.  Alternate paths and
+ * path migration are not supported and so are not allowed.
+ */
+static const struct xr_qp_transition xr_rc_qp_table[XR_QPS_MAX][XR_QPS_MAX] = {
 	[XR_QPS_RESET] = {
 		[XR_QPS_RESET] = { true },
 		[XR_QPS_INIT] = { true, XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_ACCESS_FLAGS },
@@ -634,9 +639,33 @@ static const struct {
 	[XR_QPS_ERR] = {},
 };
 
-static bool xr_modify_qp_is_ok(u32 cur, u32 next, u32 mask)
+static const struct xr_qp_transition xr_ud_qp_table[XR_QPS_MAX][XR_QPS_MAX] = {
+	[XR_QPS_RESET] = {
+		[XR_QPS_RESET] = { true },
+		[XR_QPS_INIT] = { true, XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_QKEY },
+	},
+	[XR_QPS_INIT] = {
+		[XR_QPS_INIT] = { true, 0, XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_QKEY },
+		[XR_QPS_RTR] = { true, 0, XR_QP_PKEY_INDEX | XR_QP_QKEY },
+	},
+	[XR_QPS_RTR] = {
+		[XR_QPS_RTS] = { true, XR_QP_SQ_PSN, XR_QP_CUR_STATE | XR_QP_QKEY },
+	},
+	[XR_QPS_RTS] = {
+		[XR_QPS_RTS] = { true, 0, XR_QP_CUR_STATE | XR_QP_QKEY },
+		[XR_QPS_SQD] = { true, 0, XR_QP_EN_SQD_ASYNC_NOTIFY },
+	},
+	[XR_QPS_SQD] = {
+		[XR_QPS_RTS] = { true, 0, XR_QP_CUR_STATE | XR_QP_QKEY },
+		[XR_QPS_SQD] = { true, 0, XR_QP_PKEY_INDEX | XR_QP_QKEY },
+	},
+	[XR_QPS_SQE] = {},
+	[XR_QPS_ERR] = {},
+};
+
+static bool xr_modify_qp_is_ok(u8 qp_type, u32 cur, u32 next, u32 mask)
 {
-	u32 req, opt;
+	const struct xr_qp_transition *t;
 
 	if (cur >= XR_QPS_MAX || next >= XR_QPS_MAX)
 		return false;
@@ -646,13 +675,11 @@ static bool xr_modify_qp_is_ok(u32 cur, u32 next, u32 mask)
 			return false;
 		return !(mask & ~(XR_QP_STATE | XR_QP_CUR_STATE));
 	}
-	if (!xr_rc_qp_table[cur][next].valid)
+	t = qp_type == IB_UVERBS_QPT_UD ? &xr_ud_qp_table[cur][next] :
+					  &xr_rc_qp_table[cur][next];
+	if (!t->valid || (mask & t->req) != t->req)
 		return false;
-	req = xr_rc_qp_table[cur][next].req;
-	opt = xr_rc_qp_table[cur][next].opt;
-	if ((mask & req) != req)
-		return false;
-	return !(mask & ~(req | opt | XR_QP_STATE));
+	return !(mask & ~(t->req | t->opt | XR_QP_STATE));
 }
 
 /* Keep the attributes that a modify set, for queries and RDMA netlink. */
@@ -668,6 +695,8 @@ static void xr_qp_save_attr(struct xr_qp_attr *to,
 		to->sq_psn = from->sq_psn;
 	if (mask & XR_QP_DEST_QPN)
 		to->dest_qp_num = from->dest_qp_num;
+	if (mask & XR_QP_QKEY)
+		to->qkey = from->qkey;
 	if (mask & XR_QP_ACCESS_FLAGS)
 		to->qp_access_flags = from->qp_access_flags;
 	if (mask & XR_QP_PORT)
@@ -711,7 +740,7 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	if ((mask & XR_QP_CUR_STATE) && req.cur_qp_state != qp->state)
 		return -EINVAL;
 	next = mask & XR_QP_STATE ? req.qp_state : qp->state;
-	if (!xr_modify_qp_is_ok(qp->state, next, mask))
+	if (!xr_modify_qp_is_ok(qp->qp_type, qp->state, next, mask))
 		return -EINVAL;
 
 	/* Values of the attributes present, as the device expects them. */
@@ -753,6 +782,7 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 	attr.rq_psn = req.rq_psn & 0xffffff;
 	attr.sq_psn = req.sq_psn & 0xffffff;
 	attr.dest_qp_num = req.dest_qp_num;
+	attr.qkey = req.qkey;
 	attr.qp_access_flags = req.qp_access_flags & ~IB_UVERBS_ACCESS_LOCAL_WRITE;
 	attr.port_num = 1;
 	attr.timeout = req.timeout;
@@ -799,12 +829,15 @@ static int xr_cmd_query_qp(struct xr_cmd *cmd)
 	ret = cmd->xdev->ops->query_qp(cmd->xdev, qp, &attr);
 	if (ret)
 		return ret;
-	memcpy(resp.dest.dgid, attr.dgid, sizeof(attr.dgid));
-	resp.dest.sgid_index = attr.sgid_index;
-	resp.dest.hop_limit = attr.hop_limit;
-	resp.dest.traffic_class = attr.traffic_class;
-	resp.dest.is_global = 1;
-	resp.dest.port_num = attr.port_num;
+	if (qp->qp_type == IB_UVERBS_QPT_RC) {
+		memcpy(resp.dest.dgid, attr.dgid, sizeof(attr.dgid));
+		resp.dest.sgid_index = attr.sgid_index;
+		resp.dest.hop_limit = attr.hop_limit;
+		resp.dest.traffic_class = attr.traffic_class;
+		resp.dest.is_global = 1;
+		resp.dest.port_num = attr.port_num;
+	}
+	resp.qkey = attr.qkey;
 	resp.max_send_wr = qp->cap.max_send_wr;
 	resp.max_recv_wr = qp->cap.max_recv_wr;
 	resp.max_send_sge = qp->cap.max_send_sge;
@@ -826,6 +859,81 @@ static int xr_cmd_query_qp(struct xr_cmd *cmd)
 	resp.rnr_retry = attr.rnr_retry;
 	resp.sq_sig_all = qp->sq_sig_all;
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
+/* ----------------------------------------------------------------- AH */
+
+/*
+ * As Linux's ib_uverbs: a RoCE address needs a GRH with a source GID of
+ * the port's table; the next hop's MAC is resolved here, as for an RC
+ * QP's path, and answered to the driver's library, which puts the whole
+ * address vector into each work request.
+ */
+static int xr_cmd_create_ah(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_create_ah_resp resp = {};
+	struct xr_device *xdev = cmd->xdev;
+	struct ib_uverbs_create_ah req;
+	const struct ib_uverbs_global_route *grh = &req.attr.grh;
+	struct xr_ah *ah;
+	struct xr_pd *pd;
+	int ret;
+
+	xr_cmd_in(cmd, &req, sizeof(req));
+	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
+	if (!pd)
+		return -EINVAL;
+	if (req.attr.port_num < 1 || req.attr.port_num > xdev->phys_port_cnt ||
+	    !req.attr.is_global || grh->sgid_index >= XR_GID_TBL_LEN ||
+	    grh->flow_label > 0xfffff)
+		return -EINVAL;
+	ah = kzalloc(sizeof(*ah), GFP_KERNEL_ACCOUNT);
+	if (!ah)
+		return -ENOMEM;
+	ah->pd = pd;
+	memcpy(ah->dgid, grh->dgid, sizeof(ah->dgid));
+	ah->flow_label = grh->flow_label;
+	ah->sgid_index = grh->sgid_index;
+	ah->hop_limit = grh->hop_limit;
+	ah->traffic_class = grh->traffic_class;
+	ah->uobj.user_handle = req.user_handle;
+	ret = xr_resolve_dmac(xdev, req.attr.port_num, ah->sgid_index, ah->dgid,
+			      ah->dmac);
+	if (ret)
+		goto err_free;
+	if (xdev->ops->create_ah) {
+		ret = xdev->ops->create_ah(xdev, ah, &cmd->udata);
+		if (ret)
+			goto err_free;
+	}
+	ret = xr_uobj_add(cmd->ufile, &ah->uobj, XR_OBJ_AH, 0);
+	if (ret)
+		goto err_free;
+	resp.ah_handle = ah->uobj.handle;
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_del;
+	atomic_inc(&pd->uobj.usecnt);
+	return 0;
+
+err_del:
+	xr_uobj_del(cmd->ufile, &ah->uobj);
+err_free:
+	kfree(ah);
+	return ret;
+}
+
+static int xr_cmd_destroy_ah(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_destroy_ah req;
+	struct xr_ah *ah;
+
+	xr_cmd_in(cmd, &req, sizeof(req));
+	ah = xr_uobj_lookup(cmd->ufile, req.ah_handle, XR_OBJ_AH);
+	if (!ah)
+		return -EINVAL;
+	xr_destroy_ah(cmd->ufile, ah);
+	return 0;
 }
 
 /* ---------------------------------------------------------- dispatch */
@@ -872,11 +980,15 @@ static const struct xr_cmd_def xr_cmds[] = {
 	CMD(MODIFY_QP, xr_cmd_modify_qp, struct ib_uverbs_modify_qp, 0, true),
 	CMD(DESTROY_QP, xr_cmd_destroy_qp, struct ib_uverbs_destroy_qp,
 	    sizeof(struct ib_uverbs_destroy_qp_resp), false),
+	CMD(CREATE_AH, xr_cmd_create_ah, struct ib_uverbs_create_ah,
+	    sizeof(struct ib_uverbs_create_ah_resp), true),
+	CMD(DESTROY_AH, xr_cmd_destroy_ah, struct ib_uverbs_destroy_ah, 0, false),
 };
 
 /* The largest core requests fit the copy in struct xr_cmd. */
 static_assert(sizeof(struct ib_uverbs_modify_qp) <= XR_CMD_REQ_MAX);
 static_assert(sizeof(struct ib_uverbs_create_qp) <= XR_CMD_REQ_MAX);
+static_assert(sizeof(struct ib_uverbs_create_ah) <= XR_CMD_REQ_MAX);
 
 static const struct xr_cmd_def xr_ex_cmds[] = {
 	[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = {

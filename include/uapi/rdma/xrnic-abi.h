@@ -55,4 +55,14 @@ struct xrnic_create_qp_resp {
 	__u32 reserved;
 };
 
+/*
+ * CREATE_AH: the next hop's Ethernet address, which the core resolved; the
+ * library writes it with the rest of the address into each UD work request
+ * (the device keeps no address handles).
+ */
+struct xrnic_create_ah_resp {
+	__u8 dmac[6];
+	__u8 reserved[2];
+};
+
 #endif /* XRNIC_ABI_USER_H */

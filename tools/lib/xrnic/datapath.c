@@ -39,6 +39,10 @@ static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
 	if ((unsigned int)wr->opcode >= sizeof(xrnic_wr_opcode) ||
 	    (wr->opcode != IBV_WR_SEND && !xrnic_wr_opcode[wr->opcode]))
 		return EINVAL;
+	/* A UD QP sends datagrams, to an address handle of its PD. */
+	if (qp->ud && ((wr->opcode != IBV_WR_SEND && wr->opcode != IBV_WR_SEND_WITH_IMM) ||
+		       !wr->wr.ud.ah || wr->wr.ud.ah->pd != qp->vqp.qp.pd))
+		return EINVAL;
 	memset(w, 0, sizeof(*w));
 	w->wr_id = htole64(wr->wr_id);
 	w->opcode = xrnic_wr_opcode[wr->opcode];
@@ -69,6 +73,8 @@ static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
 		w->rkey = htole32(wr->wr.rdma.rkey);
 		break;
 	default:
+		if (qp->ud)
+			xrnic_sqe_set_ud(w, wr->wr.ud.ah, wr->wr.ud.remote_qpn, wr->wr.ud.remote_qkey);
 		break;
 	}
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
@@ -82,7 +88,7 @@ static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
 		w->inline_len = htole32(len);
 		len = 0;
 		for (i = 0; i < wr->num_sge; i++) {
-			memcpy(w->inline_data + len, (void *)(uintptr_t)wr->sg_list[i].addr,
+			memcpy(xrnic_sqe_inline(qp, w) + len, (void *)(uintptr_t)wr->sg_list[i].addr,
 			       wr->sg_list[i].length);
 			len += wr->sg_list[i].length;
 		}
@@ -90,7 +96,7 @@ static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
 	}
 	w->num_sge = wr->num_sge;
 	for (i = 0; i < wr->num_sge; i++)
-		xrnic_sge(&w->sge[i], &wr->sg_list[i]);
+		xrnic_sge(&xrnic_sqe_sge(qp, w)[i], &wr->sg_list[i]);
 	return 0;
 }
 
@@ -207,6 +213,8 @@ int xrnic_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 			wc[done].imm_data = e->imm_data_be;
 			wc[done].wc_flags |= IBV_WC_WITH_IMM;
 		}
+		if (e->flags & XRNIC_CQE_GRH)
+			wc[done].wc_flags |= IBV_WC_GRH;
 		cq->ci++;
 	}
 	if (done)

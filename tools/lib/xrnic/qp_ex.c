@@ -157,7 +157,7 @@ static void xrnic_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t n, const struct 
 	}
 	w->num_sge = n;
 	for (i = 0; i < n; i++)
-		w->sge[i] = (struct xrnic_sge){ htole64(sge[i].addr), htole32(sge[i].length),
+		xrnic_sqe_sge(qp, w)[i] = (struct xrnic_sge){ htole64(sge[i].addr), htole32(sge[i].length),
 						htole32(sge[i].lkey) };
 }
 
@@ -187,7 +187,7 @@ static void xrnic_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t n,
 	w->flags |= XRNIC_SQE_INLINE;
 	w->inline_len = htole32(len);
 	for (len = 0, i = 0; i < n; len += buf[i].length, i++)
-		memcpy(w->inline_data + len, buf[i].addr, buf[i].length);
+		memcpy(xrnic_sqe_inline(qp, w) + len, buf[i].addr, buf[i].length);
 }
 
 static void xrnic_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t len)
@@ -195,6 +195,20 @@ static void xrnic_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t l
 	struct ibv_data_buf buf = { .addr = addr, .length = len };
 
 	xrnic_wr_set_inline_data_list(qpx, 1, &buf);
+}
+
+static void xrnic_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah, uint32_t remote_qpn,
+				 uint32_t remote_qkey)
+{
+	struct xrnic_qp *qp = to_xqpx(qpx);
+
+	if (qp->wr_err || qp->sq.pi == qp->wr_start_pi)
+		return;
+	if (!qp->ud || !ah || ah->pd != qpx->qp_base.pd) {
+		qp->wr_err = EINVAL;
+		return;
+	}
+	xrnic_sqe_set_ud(xrnic_wr_cur(qp), ah, remote_qpn, remote_qkey);
 }
 
 static int xrnic_wr_complete(struct ibv_qp_ex *qpx)
@@ -240,4 +254,5 @@ void xrnic_qp_ex_init(struct xrnic_qp *qp)
 	qpx->wr_set_sge_list = xrnic_wr_set_sge_list;
 	qpx->wr_set_inline_data = xrnic_wr_set_inline_data;
 	qpx->wr_set_inline_data_list = xrnic_wr_set_inline_data_list;
+	qpx->wr_set_ud_addr = xrnic_wr_set_ud_addr;
 }

@@ -177,21 +177,40 @@ static void xrnic_wq_init(struct xrnic_wq *wq, uint8_t *ring, uint32_t depth, ui
 			 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
 			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 
-/* RC QPs, classic or extended (with the post-send API of qp_ex.c). */
+#define XRNIC_UD_SEND_OPS	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
+
+/* Whether the device can make the QP attr asks for; errno if not. */
+static int xrnic_qp_init_attr_ok(const struct ibv_qp_init_attr_ex *attr)
+{
+	uint64_t ops = attr->qp_type == IBV_QPT_UD ? XRNIC_UD_SEND_OPS : XRNIC_SEND_OPS;
+
+	if ((attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD) || attr->srq)
+		return EOPNOTSUPP;
+	if (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS |
+				IBV_QP_INIT_ATTR_CREATE_FLAGS))
+		return EOPNOTSUPP;
+	/* No creation flag is supported; asking for none is fine. */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) && attr->create_flags)
+		return EOPNOTSUPP;
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) && (attr->send_ops_flags & ~ops))
+		return EOPNOTSUPP;
+	return 0;
+}
+
+/* RC and UD QPs, classic or extended (with the post-send API of qp_ex.c). */
 static struct ibv_qp *xrnic_create_qp_ex(struct ibv_context *ibctx,
 					 struct ibv_qp_init_attr_ex *attr)
 {
 	struct xrnic_context *ctx = to_xctx(ibctx);
 	struct xrnic_create_qp_answer resp = {};
+	struct ibv_qp_init_attr_ex core;
 	struct ibv_create_qp cmd;
 	struct xrnic_qp *qp;
 	int ret;
 
-	if (attr->qp_type != IBV_QPT_RC || attr->srq ||
-	    (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) ||
-	    ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
-	     (attr->send_ops_flags & ~XRNIC_SEND_OPS))) {
-		errno = EOPNOTSUPP;
+	ret = xrnic_qp_init_attr_ok(attr);
+	if (ret) {
+		errno = ret;
 		return NULL;
 	}
 	if (!ctx->db) {
@@ -201,10 +220,15 @@ static struct ibv_qp *xrnic_create_qp_ex(struct ibv_context *ibctx,
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return NULL;
-	ret = ibv_cmd_create_qp_ex(ibctx, &qp->vqp, attr, &cmd, sizeof(cmd), &resp.ibv,
+	/* The classic command carries no creation flags (none is asked here). */
+	core = *attr;
+	core.comp_mask &= ~IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	ret = ibv_cmd_create_qp_ex(ibctx, &qp->vqp, &core, &cmd, sizeof(cmd), &resp.ibv,
 				   sizeof(resp));
+	attr->cap = core.cap;
 	if (ret)
 		goto err_free;
+	qp->ud = attr->qp_type == IBV_QPT_UD;
 	ret = xrnic_map(ibctx, &qp->sq_map, resp.drv.sq_mmap_key, resp.drv.sq_size);
 	if (!ret)
 		ret = xrnic_map(ibctx, &qp->rq_map, resp.drv.rq_mmap_key, resp.drv.rq_size);
@@ -279,6 +303,50 @@ static int xrnic_destroy_qp(struct ibv_qp *ibqp)
 	return 0;
 }
 
+struct xrnic_create_ah_answer {
+	struct ib_uverbs_create_ah_resp ibv;
+	struct xrnic_create_ah_resp drv;
+};
+
+/* The kernel resolves the next hop; the rest of the address is the caller's. */
+static struct ibv_ah *xrnic_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
+{
+	struct xrnic_create_ah_answer resp = {};
+	struct xrnic_ah *ah;
+	int ret;
+
+	if (!attr->is_global) {
+		errno = EINVAL;		/* RoCE needs a GRH */
+		return NULL;
+	}
+	ah = calloc(1, sizeof(*ah));
+	if (!ah)
+		return NULL;
+	ret = ibv_cmd_create_ah(pd, &ah->ibv_ah, attr, &resp.ibv, sizeof(resp));
+	if (ret) {
+		free(ah);
+		errno = ret;
+		return NULL;
+	}
+	memcpy(ah->av.dgid, attr->grh.dgid.raw, sizeof(ah->av.dgid));
+	memcpy(ah->av.dmac, resp.drv.dmac, sizeof(ah->av.dmac));
+	ah->av.sgid_index = attr->grh.sgid_index;
+	ah->av.hop_limit = attr->grh.hop_limit;
+	ah->av.traffic_class = attr->grh.traffic_class;
+	ah->av.flow_label = htole32(attr->grh.flow_label);
+	return &ah->ibv_ah;
+}
+
+static int xrnic_destroy_ah(struct ibv_ah *ibah)
+{
+	int ret = ibv_cmd_destroy_ah(ibah);
+
+	if (ret)
+		return ret;
+	free(to_xah(ibah));
+	return 0;
+}
+
 static void xrnic_free_context(struct ibv_context *ibctx)
 {
 	struct xrnic_context *ctx = to_xctx(ibctx);
@@ -293,11 +361,13 @@ static void xrnic_free_context(struct ibv_context *ibctx)
 
 static const struct verbs_context_ops xrnic_ctx_ops = {
 	.alloc_pd = xrnic_alloc_pd,
+	.create_ah = xrnic_create_ah,
 	.create_cq = xrnic_create_cq,
 	.create_qp = xrnic_create_qp,
 	.create_qp_ex = xrnic_create_qp_ex,
 	.dealloc_pd = xrnic_dealloc_pd,
 	.dereg_mr = xrnic_dereg_mr,
+	.destroy_ah = xrnic_destroy_ah,
 	.destroy_cq = xrnic_destroy_cq,
 	.destroy_qp = xrnic_destroy_qp,
 	.free_context = xrnic_free_context,

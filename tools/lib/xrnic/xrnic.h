@@ -3,7 +3,9 @@
 #ifndef XRNIC_PROVIDER_H
 #define XRNIC_PROVIDER_H
 
+#include <endian.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <xrnic/xrnic_io.h>
@@ -42,8 +44,15 @@ struct xrnic_wq {
 	pthread_spinlock_t lock;
 };
 
+/* An address handle: the kernel's handle and the address vector it resolved. */
+struct xrnic_ah {
+	struct ibv_ah ibv_ah;
+	struct xrnic_av av;
+};
+
 struct xrnic_qp {
 	struct verbs_qp vqp;
+	bool ud;			/* UD: WQEs carry an address vector */
 	struct xrnic_map sq_map, rq_map;
 	struct xrnic_qp_db *db;
 	struct xrnic_wq sq, rq;
@@ -67,6 +76,31 @@ static inline struct xrnic_cq *to_xcq(struct ibv_cq *cq)
 static inline struct xrnic_qp *to_xqp(struct ibv_qp *qp)
 {
 	return (struct xrnic_qp *)((char *)qp - offsetof(struct xrnic_qp, vqp.qp));
+}
+
+static inline struct xrnic_ah *to_xah(struct ibv_ah *ah)
+{
+	return (struct xrnic_ah *)((char *)ah - offsetof(struct xrnic_ah, ibv_ah));
+}
+
+/* Where a WQE's SGEs and inline data go: after the address vector in UD. */
+static inline struct xrnic_sge *xrnic_sqe_sge(const struct xrnic_qp *qp, struct xrnic_sqe *w)
+{
+	return qp->ud ? w->ud.sge : w->sge;
+}
+
+static inline uint8_t *xrnic_sqe_inline(const struct xrnic_qp *qp, struct xrnic_sqe *w)
+{
+	return qp->ud ? w->ud.inline_data : w->inline_data;
+}
+
+/* A UD WQE's destination. */
+static inline void xrnic_sqe_set_ud(struct xrnic_sqe *w, struct ibv_ah *ah, uint32_t remote_qpn,
+				    uint32_t remote_qkey)
+{
+	w->ud.av = to_xah(ah)->av;
+	w->dest_qpn = htole32(remote_qpn);
+	w->qkey = htole32(remote_qkey);
 }
 
 /*

@@ -59,6 +59,7 @@ static int xrnic_query_device(struct xr_device *xdev,
 	attr->max_cqe = le32_to_cpu(r.max_cqe);
 	attr->max_mr = le32_to_cpu(r.max_mr);
 	attr->max_pd = le32_to_cpu(r.max_pd);
+	attr->max_ah = XRNIC_MAX_AH;
 	return 0;
 }
 
@@ -332,7 +333,8 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	struct xrnic_qp *xqp;
 	int ret;
 
-	if (cap->max_send_sge > XRNIC_MAX_SGE ||
+	if (cap->max_send_sge > (qp->qp_type == IB_UVERBS_QPT_UD ? XRNIC_MAX_UD_SGE :
+							       XRNIC_MAX_SGE) ||
 	    cap->max_recv_sge > XRNIC_MAX_SGE ||
 	    cap->max_inline_data > XRNIC_MAX_INLINE)
 		return -EINVAL;
@@ -359,7 +361,7 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	create.recv_cqn = cpu_to_le32(qp->recv_cq->cqn);
 	create.sq_depth = cpu_to_le32(cap->max_send_wr);
 	create.rq_depth = cpu_to_le32(cap->max_recv_wr);
-	create.qp_type = XRNIC_QPT_RC;
+	create.qp_type = qp->qp_type == IB_UVERBS_QPT_UD ? XRNIC_QPT_UD : XRNIC_QPT_RC;
 	create.max_send_sge = cap->max_send_sge;
 	create.max_recv_sge = cap->max_recv_sge;
 	create.sq_addr = cpu_to_le64(xqp->sq.dma);
@@ -452,6 +454,8 @@ static int xrnic_modify_qp(struct xr_device *xdev, struct xr_qp *qp,
 		a.max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	if (mask & XRNIC_QP_DEST_QPN)
 		a.dest_qpn = cpu_to_le32(attr->dest_qp_num);
+	if (mask & XRNIC_QP_QKEY)
+		a.qkey = cpu_to_le32(attr->qkey);
 	return xrnic_cmd_modify_qp(to_xrnic(xdev), &a);
 }
 
@@ -465,12 +469,16 @@ static int xrnic_query_qp(struct xr_device *xdev, struct xr_qp *qp,
 	if (ret)
 		return ret;
 	attr->qp_state = a.state;
+	attr->port_num = a.port_num;
+	attr->sq_psn = le32_to_cpu(a.sq_psn);
+	if (qp->qp_type == IB_UVERBS_QPT_UD) {
+		attr->qkey = le32_to_cpu(a.qkey);
+		return 0;
+	}
 	attr->path_mtu = a.path_mtu;
 	attr->rq_psn = le32_to_cpu(a.rq_psn);
-	attr->sq_psn = le32_to_cpu(a.sq_psn);
 	attr->dest_qp_num = le32_to_cpu(a.dest_qpn);
 	attr->qp_access_flags = le16_to_cpu(a.access_flags);
-	attr->port_num = a.port_num;
 	attr->timeout = a.timeout;
 	attr->retry_cnt = a.retry_cnt;
 	attr->rnr_retry = a.rnr_retry;
@@ -483,6 +491,16 @@ static int xrnic_query_qp(struct xr_device *xdev, struct xr_qp *qp,
 	attr->traffic_class = a.traffic_class;
 	memcpy(attr->dmac, a.dmac, sizeof(attr->dmac));
 	return 0;
+}
+
+/* The device keeps no address handles: its library gets the next hop. */
+static int xrnic_create_ah(struct xr_device *xdev, struct xr_ah *ah,
+			   struct xr_udata *udata)
+{
+	struct xrnic_create_ah_resp resp = {};
+
+	memcpy(resp.dmac, ah->dmac, sizeof(resp.dmac));
+	return xr_copy_to_udata(udata, &resp, sizeof(resp));
 }
 
 /* The device's counters by name: rdma statistic and ethtool -S. */
@@ -549,6 +567,7 @@ const struct xr_device_ops xrnic_dev_ops = {
 	.destroy_qp = xrnic_destroy_qp,
 	.modify_qp = xrnic_modify_qp,
 	.query_qp = xrnic_query_qp,
+	.create_ah = xrnic_create_ah,
 	.set_gid = xrnic_set_gid,
 	.query_stats = xrnic_query_stats,
 	.counter_names = xrnic_counter_names,

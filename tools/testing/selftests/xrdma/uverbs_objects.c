@@ -2,7 +2,7 @@
 /*
  * User objects through the uverbs ABI: protection domains, memory
  * registration (pinning, keys, limits), completion queues and channels,
- * RC queue pairs and their state machine, teardown on close and on
+ * RC and UD queue pairs and their state machines, address handles, teardown on close and on
  * kill -9, and isolation between processes.
  */
 #include <errno.h>
@@ -379,6 +379,115 @@ TEST_F(ctx, qp_bad_arguments)
 	EXPECT_EQ(-EINVAL, xv_create_qp(self->fd, self->pd, cq.cq_handle,
 					cq.cq_handle, 1 << 20, &qp, NULL));
 	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+}
+
+/* UD's rows of the state table: INIT needs the Q_Key, RTS the send PSN. */
+TEST_F(ctx, ud_qp_state_machine)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	struct ib_uverbs_query_qp_resp q;
+	struct ib_uverbs_modify_qp m;
+
+	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp_of(self->fd, IBV_QPT_UD, self->pd, cq.cq_handle,
+				     cq.cq_handle, 8, 8, &qp, NULL));
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp.qp_handle;
+	m.qp_state = IBV_QPS_INIT;
+	m.port_num = 1;
+	/* RC's attributes for INIT: no Q_Key, and access flags UD has not. */
+	m.attr_mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	m.attr_mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY;
+	m.qkey = 0x11111111;
+	ASSERT_EQ(0, xv_modify_qp(self->fd, &m));
+	/* RTR takes no path: an AV is refused. */
+	m.qp_state = IBV_QPS_RTR;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_AV;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	m.attr_mask = IBV_QP_STATE;
+	ASSERT_EQ(0, xv_modify_qp(self->fd, &m));
+	m.qp_state = IBV_QPS_RTS;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));	/* no SQ PSN */
+	m.attr_mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_QKEY;
+	m.sq_psn = 0x777;
+	m.qkey = 0x22222222;
+	ASSERT_EQ(0, xv_modify_qp(self->fd, &m));
+	ASSERT_EQ(0, xv_query_qp(self->fd, qp.qp_handle, &q));
+	EXPECT_EQ(IBV_QPS_RTS, q.qp_state);
+	EXPECT_EQ(0x22222222, q.qkey);
+	EXPECT_EQ(0x777, q.sq_psn);
+	EXPECT_EQ(0, q.dest.is_global);
+	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
+	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+}
+
+/* A queue of no entries is allowed, as in Linux (qperf creates such QPs). */
+TEST_F(ctx, qp_with_an_empty_queue)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+
+	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp_of(self->fd, IBV_QPT_RC, self->pd, cq.cq_handle,
+				     cq.cq_handle, 16, 0, &qp, NULL));
+	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
+	ASSERT_EQ(0, xv_create_qp_of(self->fd, IBV_QPT_RC, self->pd, cq.cq_handle,
+				     cq.cq_handle, 0, 16, &qp, NULL));
+	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
+	/* A type the device has not: not supported. */
+	EXPECT_EQ(-EOPNOTSUPP, xv_create_qp_of(self->fd, IBV_QPT_UC, self->pd, cq.cq_handle,
+					       cq.cq_handle, 4, 4, &qp, NULL));
+	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+}
+
+/*
+ * An address handle to the port's own GID: the kernel answers the next
+ * hop's MAC (the port's own); bad addresses are refused; the AH holds its
+ * PD; close releases it.
+ */
+TEST_F(ctx, address_handles)
+{
+	struct ib_uverbs_create_ah_resp ah, ah2;
+	struct xrnic_create_ah_resp drv;
+	struct ib_uverbs_ah_attr a = { .is_global = 1, .port_num = 1 };
+	char mac[32], want[32], path[128];
+
+	ASSERT_EQ(0, xt_own_gid(a.grh.dgid));
+	a.grh.hop_limit = 64;
+	memset(&drv, 0xff, sizeof(drv));
+	ASSERT_EQ(0, xv_create_ah(self->fd, self->pd, &a, &ah, &drv));
+	ASSERT_LT(0, xt_read_file("/sys/class/infiniband/xrnic0/ports/1/gid_attrs/ndevs/0",
+				  mac, sizeof(mac)));
+	mac[strcspn(mac, "\n")] = 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", mac);
+	ASSERT_LT(0, xt_read_file(path, mac, sizeof(mac)));
+	snprintf(want, sizeof(want), "%02x:%02x:%02x:%02x:%02x:%02x", drv.dmac[0], drv.dmac[1],
+		 drv.dmac[2], drv.dmac[3], drv.dmac[4], drv.dmac[5]);
+	EXPECT_EQ(0, strncmp(mac, want, 17)) TH_LOG("%s, answered %s", mac, want);
+	EXPECT_EQ(-EBUSY, xv_dealloc_pd(self->fd, self->pd));
+	EXPECT_EQ(-EINVAL, xv_create_ah(self->fd, 777, &a, &ah2, NULL));
+	a.is_global = 0;				/* RoCE needs a GRH */
+	EXPECT_EQ(-EINVAL, xv_create_ah(self->fd, self->pd, &a, &ah2, NULL));
+	a.is_global = 1;
+	a.port_num = 2;
+	EXPECT_EQ(-EINVAL, xv_create_ah(self->fd, self->pd, &a, &ah2, NULL));
+	a.port_num = 1;
+	a.grh.sgid_index = 15;				/* an empty GID */
+	EXPECT_EQ(-EINVAL, xv_create_ah(self->fd, self->pd, &a, &ah2, NULL));
+	a.grh.sgid_index = 16;				/* beyond the table */
+	EXPECT_EQ(-EINVAL, xv_create_ah(self->fd, self->pd, &a, &ah2, NULL));
+	EXPECT_EQ(0, xv_destroy_ah(self->fd, ah.ah_handle));
+	EXPECT_EQ(-EINVAL, xv_destroy_ah(self->fd, ah.ah_handle));
+	EXPECT_EQ(-EINVAL, xv_destroy_ah(self->fd, self->pd));	/* a PD's handle */
+	/* One left to close: it goes with the file, its PD after it. */
+	a.grh.sgid_index = 0;
+	ASSERT_EQ(0, xv_create_ah(self->fd, self->pd, &a, &ah, NULL));
+	close(self->fd);
+	EXPECT_EQ(0, xt_device_holds_only_pds(0));
+	self->fd = xv_open_context(NULL);
+	ASSERT_LE(0, self->fd);
 }
 
 /* Objects left behind are destroyed on close, and pins returned. */

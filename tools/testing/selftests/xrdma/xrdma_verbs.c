@@ -183,20 +183,43 @@ int xv_destroy_cq(int fd, uint32_t cq, struct ib_uverbs_destroy_cq_resp *resp)
 			       NULL, 0);
 }
 
-int xv_create_qp(int fd, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
-		 uint32_t wr, struct ib_uverbs_create_qp_resp *resp,
-		 struct xrnic_create_qp_resp *drv)
+int xv_create_qp_of(int fd, uint8_t type, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
+		    uint32_t send_wr, uint32_t recv_wr, struct ib_uverbs_create_qp_resp *resp,
+		    struct xrnic_create_qp_resp *drv)
 {
 	struct ib_uverbs_create_qp req = {
 		.user_handle = 0xbeef, .pd_handle = pd,
 		.send_cq_handle = send_cq, .recv_cq_handle = recv_cq,
-		.max_send_wr = wr, .max_recv_wr = wr, .max_send_sge = 1,
-		.max_recv_sge = 1, .qp_type = IBV_QPT_RC,
+		.max_send_wr = send_wr, .max_recv_wr = recv_wr, .max_send_sge = 1,
+		.max_recv_sge = 1, .qp_type = type,
 	};
 
 	return cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
 			       sizeof(req), resp, sizeof(*resp), drv,
 			       drv ? sizeof(*drv) : 0);
+}
+
+int xv_create_qp(int fd, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
+		 uint32_t wr, struct ib_uverbs_create_qp_resp *resp,
+		 struct xrnic_create_qp_resp *drv)
+{
+	return xv_create_qp_of(fd, IBV_QPT_RC, pd, send_cq, recv_cq, wr, wr, resp, drv);
+}
+
+int xv_create_ah(int fd, uint32_t pd, const struct ib_uverbs_ah_attr *attr,
+		 struct ib_uverbs_create_ah_resp *resp, struct xrnic_create_ah_resp *drv)
+{
+	struct ib_uverbs_create_ah req = { .user_handle = 0xa4, .pd_handle = pd, .attr = *attr };
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_AH, &req, sizeof(req), resp,
+			       sizeof(*resp), drv, drv ? sizeof(*drv) : 0);
+}
+
+int xv_destroy_ah(int fd, uint32_t ah)
+{
+	struct ib_uverbs_destroy_ah req = { .ah_handle = ah };
+
+	return xv_cmd(fd, IB_USER_VERBS_CMD_DESTROY_AH, &req, sizeof(req), NULL, 0, 0);
 }
 
 int xv_modify_qp(int fd, struct ib_uverbs_modify_qp *req)

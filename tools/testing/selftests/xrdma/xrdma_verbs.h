@@ -50,9 +50,16 @@ int xv_destroy_cq(int fd, uint32_t cq,
 int xv_create_qp(int fd, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
 		 uint32_t wr, struct ib_uverbs_create_qp_resp *resp,
 		 struct xrnic_create_qp_resp *drv);
+/* ... of an IBV_QPT_* type, with queues of send_wr and recv_wr entries. */
+int xv_create_qp_of(int fd, uint8_t type, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
+		    uint32_t send_wr, uint32_t recv_wr, struct ib_uverbs_create_qp_resp *resp,
+		    struct xrnic_create_qp_resp *drv);
 int xv_modify_qp(int fd, struct ib_uverbs_modify_qp *req);
 int xv_query_qp(int fd, uint32_t qp, struct ib_uverbs_query_qp_resp *resp);
 int xv_destroy_qp(int fd, uint32_t qp);
+int xv_create_ah(int fd, uint32_t pd, const struct ib_uverbs_ah_attr *attr,
+		 struct ib_uverbs_create_ah_resp *resp, struct xrnic_create_ah_resp *drv);
+int xv_destroy_ah(int fd, uint32_t ah);
 
 /* Move a fresh QP through INIT and RTR to RTS (loopback to @dest_qpn). */
 int xv_qp_to_rts(int fd, uint32_t qp, uint32_t dest_qpn);
