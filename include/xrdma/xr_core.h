@@ -410,6 +410,9 @@ struct xr_device_ops {
 	u32 uverbs_abi_ver;
 };
 
+/* The one entry of a port's P_Key table: the default partition, full member. */
+#define XR_DEFAULT_PKEY		0xffff
+
 /* Entries in a port's GID table. */
 #define XR_GID_TBL_LEN		16
 

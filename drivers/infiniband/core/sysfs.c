@@ -262,6 +262,28 @@ XR_PORT_ATTR(sm_lid, zero_hex_show);
 XR_PORT_ATTR(sm_sl, zero_show);
 XR_PORT_ATTR(lid_mask_count, zero_show);
 
+/* ports/<n>/pkeys/0: the P_Key table has the default partition only. */
+static ssize_t pkey_show(struct xr_port *port, u32 index, const struct xr_port_attr *pa,
+			 char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n", XR_DEFAULT_PKEY);
+}
+
+static struct xr_port_attribute xr_pkey_attr_0 = {
+	.attr = { .name = "0", .mode = 0444 },
+	.show = pkey_show,
+};
+
+static struct attribute *xr_pkey_attrs[] = {
+	&xr_pkey_attr_0.attr,
+	NULL,
+};
+
+static const struct attribute_group xr_pkeys_group = {
+	.name = "pkeys",
+	.attrs = xr_pkey_attrs,
+};
+
 /* ports/<n>/gids/<i> and gid_attrs/{types,ndevs}/<i>: one file per entry. */
 #define XR_GID_FILES	16
 
@@ -378,6 +400,7 @@ static const struct attribute_group xr_port_group = {
 static const struct attribute_group *xr_port_groups[] = {
 	&xr_port_group,
 	&xr_gids_group,
+	&xr_pkeys_group,
 	NULL,
 };
 

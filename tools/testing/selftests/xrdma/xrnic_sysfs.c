@@ -68,6 +68,9 @@ TEST(port_attributes_come_from_query_port)
 	EXPECT_ATTR("ports/1/rate", "10 Gb/sec (1X QDR)");
 	EXPECT_ATTR("ports/1/cap_mask", "0x00010000");
 	EXPECT_ATTR("ports/1/lid", "0x0");
+	/* The P_Key table ibv_query_pkey() reads: the default partition only. */
+	EXPECT_ATTR("ports/1/pkeys/0", "0xffff");
+	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV "/ports/1/pkeys/1"));
 	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV "/ports/2"));
 }
 
