@@ -58,6 +58,10 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_START_ETH		= 17,
 	XRNIC_ADMIN_STOP_ETH		= 18,
 	XRNIC_ADMIN_SET_GID		= 19,
+	XRNIC_ADMIN_CREATE_SRQ		= 20,
+	XRNIC_ADMIN_DESTROY_SRQ		= 21,
+	XRNIC_ADMIN_MODIFY_SRQ		= 22,
+	XRNIC_ADMIN_QUERY_SRQ		= 23,
 };
 
 /* Admin completion status */
@@ -220,9 +224,41 @@ enum xrnic_qp_type {
 	XRNIC_QPT_UD	= 4,
 };
 
+/* SRQs a device has: srqn 1 .. XRNIC_MAX_SRQ. */
+#define XRNIC_MAX_SRQ			1024
+
+/*
+ * CREATE_SRQ: a shared receive queue in PD pdn, a ring of depth struct
+ * xrnic_rqe (physically contiguous, page aligned) and its doorbell record
+ * (struct xrnic_srq_db).  QPs created with its srqn take their receive WQEs
+ * from it.  DESTROY_SRQ (BUSY while a QP uses it), QUERY_SRQ and the answer
+ * of CREATE_SRQ use struct xrnic_cmd_srq.
+ */
+struct xrnic_cmd_create_srq {
+	__le32	pdn;
+	__le32	depth;		/* power of two, 2 .. max_qp_wr */
+	__le64	ring_addr;
+	__le64	db_addr;	/* XRNIC_DB_RECORD_SIZE aligned */
+	__u8	max_sge;	/* 1 .. max_sge */
+	__u8	reserved[31];
+};
+
+/*
+ * MODIFY_SRQ arms the limit: once fewer than limit receive WQEs are left,
+ * the device posts XRNIC_EVENT_SRQ_LIMIT once and the limit is disarmed
+ * (0); limit 0 disarms it.  QUERY_SRQ answers srqn and the limit.
+ */
+struct xrnic_cmd_srq {
+	__le32	srqn;
+	__le32	limit;		/* below depth */
+	__u8	reserved[48];
+};
+
 /*
  * CREATE_QP: rings are physically contiguous and page aligned.  A UD QP
- * takes at most XRNIC_MAX_UD_SGE send SGEs.
+ * takes at most XRNIC_MAX_UD_SGE send SGEs.  With srqn (not 0) the QP
+ * receives from that SRQ (of its PD): rq_depth, rq_addr and max_recv_sge
+ * are then 0.
  */
 struct xrnic_cmd_create_qp {
 	__le32	pdn;
@@ -237,7 +273,7 @@ struct xrnic_cmd_create_qp {
 	__le64	sq_addr;
 	__le64	rq_addr;
 	__le32	max_inline;
-	__le32	reserved1;
+	__le32	srqn;		/* 0: the QP's own receive queue */
 	__le64	db_addr;	/* struct xrnic_qp_db, XRNIC_DB_RECORD_SIZE aligned */
 };
 
@@ -383,7 +419,8 @@ struct xrnic_resp_query_resources {
 	__le32	cqs;
 	__le32	qps;
 	__le64	mr_pages;	/* page-list entries held by all MRs */
-	__u8	reserved[32];
+	__le32	srqs;
+	__u8	reserved[28];
 };
 
 /* Submission entry: the command body is opcode specific. */
@@ -407,6 +444,8 @@ struct xrnic_aq_entry {
 		struct xrnic_cmd_query_stats query_stats;
 		struct xrnic_cmd_start_eth start_eth;
 		struct xrnic_cmd_set_gid set_gid;
+		struct xrnic_cmd_create_srq create_srq;
+		struct xrnic_cmd_srq srq;
 	};
 };
 
@@ -471,6 +510,7 @@ struct xrnic_acq_entry {
 		struct xrnic_qp_attr qp_attr;
 		struct xrnic_resp_query_stats stats;
 		struct xrnic_resp_query_resources resources;
+		struct xrnic_cmd_srq srq;
 	};
 };
 
@@ -482,6 +522,8 @@ enum xrnic_aenq_event {
 	XRNIC_EVENT_QP_FATAL	= 4,	/* param: qpn; a bad doorbell record */
 	XRNIC_EVENT_QP_ACCESS	= 5,	/* param: qpn; a remote access error */
 	XRNIC_EVENT_CQ_ERR	= 6,	/* param: cqn; overrun */
+	XRNIC_EVENT_SRQ_LIMIT	= 7,	/* param: srqn; fewer WQEs than its limit */
+	XRNIC_EVENT_QP_LAST_WQE	= 8,	/* param: qpn; in ERR, it takes no more from its SRQ */
 };
 
 struct xrnic_aenq_entry {
@@ -518,6 +560,9 @@ static_assert(sizeof(struct xrnic_cmd_start_eth) == XRNIC_ADMIN_DATA_SIZE,
 	      "start_eth command size");
 static_assert(sizeof(struct xrnic_cmd_set_gid) == XRNIC_ADMIN_DATA_SIZE,
 	      "set_gid command size");
+static_assert(sizeof(struct xrnic_cmd_create_srq) == XRNIC_ADMIN_DATA_SIZE,
+	      "create_srq command size");
+static_assert(sizeof(struct xrnic_cmd_srq) == XRNIC_ADMIN_DATA_SIZE, "srq command size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
 static_assert(XRNIC_NUM_COUNTERS * 8 <= XRNIC_PAGE_SIZE, "counters fit a page");

@@ -218,6 +218,18 @@ struct xrnic_qp_db {
 	__u8	reserved[48];
 };
 
+/*
+ * SRQ doorbell record: XRNIC_DB_RECORD_SIZE bytes at the SRQ's db_addr.
+ * The library writes the free-running producer index after the WQEs; the
+ * device writes the consumer index as soon as it takes a WQE (for one of
+ * the SRQ's QPs), so that slot may be reused at once.
+ */
+struct xrnic_srq_db {
+	__le32	pi;		/* library */
+	__le32	ci;		/* device */
+	__u8	reserved[56];
+};
+
 /* struct xrnic_cq_db.arm: a request number in bits 31..2, and the kind. */
 #define XRNIC_CQ_ARM_NEXT	1u	/* event on the next completion */
 #define XRNIC_CQ_ARM_SOLICITED	2u	/* ... on a solicited or error one */
@@ -347,6 +359,7 @@ static_assert(sizeof(struct xrnic_cqe) == XRNIC_CQE_SIZE, "CQE size");
 static_assert(sizeof(struct xrnic_eqe) == XRNIC_EQE_SIZE, "EQE size");
 static_assert(sizeof(struct xrnic_qp_db) == XRNIC_DB_RECORD_SIZE, "QP db size");
 static_assert(sizeof(struct xrnic_cq_db) == XRNIC_DB_RECORD_SIZE, "CQ db size");
+static_assert(sizeof(struct xrnic_srq_db) == XRNIC_DB_RECORD_SIZE, "SRQ db size");
 static_assert(sizeof(struct xrnic_eq_db) == XRNIC_DB_RECORD_SIZE, "EQ db size");
 static_assert(sizeof(struct xrnic_eth_desc) == XRNIC_ETH_DESC_SIZE, "Ethernet descriptor size");
 static_assert(sizeof(struct xrnic_eth_db) == XRNIC_DB_RECORD_SIZE, "Ethernet db size");

@@ -51,6 +51,10 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_START_ETH]		= xe_cmd_start_eth,
 	[XRNIC_ADMIN_STOP_ETH]		= xe_cmd_stop_eth,
 	[XRNIC_ADMIN_SET_GID]		= xe_cmd_set_gid,
+	[XRNIC_ADMIN_CREATE_SRQ]	= xe_cmd_create_srq,
+	[XRNIC_ADMIN_DESTROY_SRQ]	= xe_cmd_destroy_srq,
+	[XRNIC_ADMIN_MODIFY_SRQ]	= xe_cmd_modify_srq,
+	[XRNIC_ADMIN_QUERY_SRQ]		= xe_cmd_query_srq,
 };
 
 static const char *const xe_status_name[] = {

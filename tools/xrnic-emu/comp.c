@@ -288,7 +288,8 @@ void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp)
 		xe_comp_send(xe, qp, &sqe, XRNIC_WC_WR_FLUSH_ERR, XRNIC_VERR_FLUSH, 0);
 	}
 
-	pi = le32toh(__atomic_load_n(&qp->db->rq_pi, __ATOMIC_ACQUIRE));
+	/* An SRQ's WQEs are the SRQ's: the other QPs take them. */
+	pi = qp->srqn ? qp->rq_ci : le32toh(__atomic_load_n(&qp->db->rq_pi, __ATOMIC_ACQUIRE));
 	if (pi - qp->rq_ci > qp->rq_depth)
 		pi = qp->rq_ci + qp->rq_depth;
 	while (qp->rq_ci != pi) {
@@ -303,8 +304,17 @@ void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp)
 	memset(&qp->resp, 0, sizeof(qp->resp));
 }
 
+void xe_qp_last_wqe(struct xe_dev *xe, const struct xe_qp *qp, uint8_t from)
+{
+	if (qp->srqn && from != XRNIC_QPS_ERR)
+		xe_aenq_post(xe, XRNIC_EVENT_QP_LAST_WQE, qp->qpn, 0);
+}
+
 void xe_qp_to_err(struct xe_dev *xe, struct xe_qp *qp)
 {
+	uint8_t from = qp->state;
+
 	qp->state = XRNIC_QPS_ERR;
 	xe_qp_flush(xe, qp);
+	xe_qp_last_wqe(xe, qp, from);
 }

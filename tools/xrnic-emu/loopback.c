@@ -51,7 +51,6 @@ static void xe_lb_mr_pages(struct xe_dev *xe, struct xrnic_cmd_reg_mr *mr, uint6
 
 uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8_t rnr_retry)
 {
-	static const uint8_t states[] = { XRNIC_QPS_INIT, XRNIC_QPS_RTR, XRNIC_QPS_RTS };
 	struct xrnic_cmd_eq eq = {
 		.ring_addr = htole64(XE_LB_EQ), .depth = htole32(16), .vector = htole16(1),
 		.db_addr = htole64(XE_LB_EQ + XE_LB_PAGE),
@@ -67,7 +66,6 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 	struct xrnic_cmd_set_gid gid = { .port_num = 1, .valid = 1 };
 	struct xrnic_acq_entry r;
 	uint8_t st;
-	size_t s;
 	int i;
 
 	xe_reg_write(xe, XRNIC_REG_DEV_CTL, XRNIC_DEV_CTL_RESET);
@@ -98,48 +96,64 @@ uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8
 	    (st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_CQ, &cq, r.data)))
 		return st;
 	lb->cqn = le32toh(r.cq.cqn);
-	for (i = 0; i < 2; i++) {
-		struct xrnic_cmd_create_qp c = {
-			.pdn = htole32(lb->pdn), .send_cqn = htole32(lb->cqn),
-			.recv_cqn = htole32(lb->cqn), .sq_depth = htole32(XE_LB_DEPTH),
-			.rq_depth = htole32(XE_LB_DEPTH), .qp_type = XRNIC_QPT_RC,
-			.max_send_sge = XRNIC_MAX_SGE, .max_recv_sge = XRNIC_MAX_SGE,
-			.sq_addr = htole64(XE_LB_QP(i)), .rq_addr = htole64(XE_LB_RQ(i)),
-			.max_inline = htole32(XRNIC_MAX_INLINE), .db_addr = htole64(XE_LB_QP_DB(i)),
-		};
-
-		if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_QP, &c, r.data)))
+	for (i = 0; i < 2; i++)
+		if ((st = xe_lb_create_qp(xe, lb, i, XRNIC_QPT_RC, 0, &lb->qpn[i])))
 			return st;
-		lb->qpn[i] = le32toh(r.qp.qpn);
-	}
-	for (i = 0; i < 2; i++) {
-		struct xrnic_qp_attr a = {
-			.qpn = htole32(lb->qpn[i]),
-			.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS |
-					     XRNIC_QP_DEST_QPN | XRNIC_QP_RNR_RETRY |
-					     XRNIC_QP_PATH_MTU | XRNIC_QP_AV |
-					     XRNIC_QP_MAX_QP_RD_ATOMIC |
-					     XRNIC_QP_MAX_DEST_RD_ATOMIC),
-			.dest_qpn = htole32(lb->qpn[!i]),
-			.max_rd_atomic = XE_LB_RD_ATOMIC,
-			.max_dest_rd_atomic = XE_LB_RD_ATOMIC,
-			.path_mtu = XE_LB_PATH_MTU,
-			.access_flags = htole16(XRNIC_ACCESS_REMOTE_WRITE |
-						XRNIC_ACCESS_REMOTE_READ |
-						XRNIC_ACCESS_REMOTE_ATOMIC),
-			.rnr_retry = rnr_retry,
-			.hop_limit = 64,
-		};
+	for (i = 0; i < 2; i++)
+		if ((st = xe_lb_rts(xe, lb, lb->qpn[i], lb->qpn[!i], rnr_retry)))
+			return st;
+	return 0;
+}
 
-		memcpy(a.dgid, gid.gid, sizeof(a.dgid));
-		memcpy(a.dmac, xe->id.mac, sizeof(a.dmac));
-		for (s = 0; s < sizeof(states); s++) {
-			a.state = states[s];
-			if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL)))
-				return st;
-			a = (struct xrnic_qp_attr){ .qpn = htole32(lb->qpn[i]),
-						    .attr_mask = htole32(XRNIC_QP_STATE) };
-		}
+uint8_t xe_lb_create_qp(struct xe_dev *xe, struct xe_lb *lb, int slot, uint8_t type,
+			uint32_t srqn, uint32_t *qpn)
+{
+	struct xrnic_cmd_create_qp c = {
+		.pdn = htole32(lb->pdn), .send_cqn = htole32(lb->cqn),
+		.recv_cqn = htole32(lb->cqn), .sq_depth = htole32(XE_LB_DEPTH),
+		.rq_depth = htole32(srqn ? 0 : XE_LB_DEPTH), .qp_type = type,
+		.max_send_sge = type == XRNIC_QPT_UD ? XRNIC_MAX_UD_SGE : XRNIC_MAX_SGE,
+		.max_recv_sge = srqn ? 0 : XRNIC_MAX_SGE,
+		.sq_addr = htole64(XE_LB_QP(slot)), .rq_addr = htole64(srqn ? 0 : XE_LB_RQ(slot)),
+		.max_inline = htole32(XRNIC_MAX_INLINE), .db_addr = htole64(XE_LB_QP_DB(slot)),
+		.srqn = htole32(srqn),
+	};
+	struct xrnic_acq_entry r;
+	uint8_t st = xe_lb_admin(xe, lb, XRNIC_ADMIN_CREATE_QP, &c, r.data);
+
+	*qpn = le32toh(r.qp.qpn);
+	return st;
+}
+
+uint8_t xe_lb_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t dest_qpn,
+		  uint8_t rnr_retry)
+{
+	static const uint8_t states[] = { XRNIC_QPS_INIT, XRNIC_QPS_RTR, XRNIC_QPS_RTS };
+	struct xrnic_qp_attr a = {
+		.qpn = htole32(qpn),
+		.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS | XRNIC_QP_DEST_QPN |
+				     XRNIC_QP_RNR_RETRY | XRNIC_QP_PATH_MTU | XRNIC_QP_AV |
+				     XRNIC_QP_MAX_QP_RD_ATOMIC | XRNIC_QP_MAX_DEST_RD_ATOMIC),
+		.dest_qpn = htole32(dest_qpn),
+		.max_rd_atomic = XE_LB_RD_ATOMIC,
+		.max_dest_rd_atomic = XE_LB_RD_ATOMIC,
+		.path_mtu = XE_LB_PATH_MTU,
+		.access_flags = htole16(XRNIC_ACCESS_REMOTE_WRITE | XRNIC_ACCESS_REMOTE_READ |
+					XRNIC_ACCESS_REMOTE_ATOMIC),
+		.rnr_retry = rnr_retry,
+		.hop_limit = 64,
+	};
+	uint8_t st;
+	size_t s;
+
+	/* GID 0: the default GID of the MAC, the port's own. */
+	memcpy(a.dgid, xe->gid[0].gid, sizeof(a.dgid));
+	memcpy(a.dmac, xe->id.mac, sizeof(a.dmac));
+	for (s = 0; s < sizeof(states); s++) {
+		a.state = states[s];
+		if ((st = xe_lb_admin(xe, lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL)))
+			return st;
+		a = (struct xrnic_qp_attr){ .qpn = htole32(qpn), .attr_mask = htole32(XRNIC_QP_STATE) };
 	}
 	return 0;
 }

@@ -41,6 +41,16 @@ struct xe_lb {
  */
 uint8_t xe_lb_setup(struct xe_dev *xe, struct xe_lb *lb, uint64_t buf_len, uint8_t rnr_retry);
 
+/*
+ * Create a QP of type in ring slot slot (XE_LB_QP(slot) ...) on the PD and
+ * CQ of xe_lb_setup(), receiving from SRQ srqn (0: its own RQ); move an RC
+ * QP to RTS towards dest_qpn on the port's own GID 0.  0 or the status.
+ */
+uint8_t xe_lb_create_qp(struct xe_dev *xe, struct xe_lb *lb, int slot, uint8_t type,
+			uint32_t srqn, uint32_t *qpn);
+uint8_t xe_lb_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t dest_qpn,
+		  uint8_t rnr_retry);
+
 /* One admin command on the 4-entry admin queue; returns its status. */
 uint8_t xe_lb_admin(struct xe_dev *xe, struct xe_lb *lb, uint8_t opcode, const void *body,
 		    void *answer);

@@ -66,15 +66,20 @@ static bool xe_wq_depth_ok(uint32_t depth)
 /* Field checks of CREATE_QP that need no table or guest memory. */
 static uint8_t xe_qp_create_check(struct xe_dev *xe, const struct xrnic_cmd_create_qp *c)
 {
-	if (c->reserved0 || c->reserved1)
+	bool srq = c->srqn;
+
+	if (c->reserved0)
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
 	if (c->qp_type != XRNIC_QPT_RC && c->qp_type != XRNIC_QPT_UD)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "qp_type not RC or UD");
-	if (!xe_wq_depth_ok(le32toh(c->sq_depth)) || !xe_wq_depth_ok(le32toh(c->rq_depth)))
+	if (srq && (c->rq_depth || c->rq_addr || c->max_recv_sge))
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "a receive queue with an SRQ");
+	if (!xe_wq_depth_ok(le32toh(c->sq_depth)) ||
+	    (!srq && !xe_wq_depth_ok(le32toh(c->rq_depth))))
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM,
 			       "queue depth not a power of two in 2..max_qp_wr");
 	if (c->max_send_sge < 1 || c->max_send_sge > XRNIC_MAX_SGE ||
-	    c->max_recv_sge < 1 || c->max_recv_sge > XRNIC_MAX_SGE)
+	    (!srq && (c->max_recv_sge < 1 || c->max_recv_sge > XRNIC_MAX_SGE)))
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "SGE count not in 1..max_sge");
 	if (c->qp_type == XRNIC_QPT_UD && c->max_send_sge > XRNIC_MAX_UD_SGE)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "UD send SGEs above XRNIC_MAX_UD_SGE");
@@ -96,6 +101,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	uint8_t *sq, *rq, *db;
 	struct xe_atomic_done *atomics;
 	struct xe_msg *msgs;
+	struct xe_srq *srq = NULL;
 	struct xe_cq *scq, *rcq;
 	struct xe_pd *pd;
 	struct xe_qp *qp;
@@ -109,10 +115,15 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	rcq = xe_cq_get(xe, le32toh(c->recv_cqn));
 	if (!pd || !scq || !rcq)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such PD or CQ");
+	if (c->srqn) {
+		srq = xe_srq_get(xe, le32toh(c->srqn));
+		if (!srq)
+			return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such SRQ");
+	}
 	sq = xe_gm_ptr(&xe->mem, sq_addr, (uint64_t)sq_depth * XRNIC_SQE_SIZE);
-	rq = xe_gm_ptr(&xe->mem, rq_addr, (uint64_t)rq_depth * XRNIC_RQE_SIZE);
+	rq = srq ? NULL : xe_gm_ptr(&xe->mem, rq_addr, (uint64_t)rq_depth * XRNIC_RQE_SIZE);
 	db = xe_gm_ptr(&xe->mem, le64toh(c->db_addr), XRNIC_DB_RECORD_SIZE);
-	if (!sq || !rq || !db)
+	if (!sq || (!srq && !rq) || !db)
 		return xe_fail(xe, XRNIC_STATUS_BAD_ADDRESS, "ring or db_addr outside guest RAM");
 	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++)
 		if (!xe->qp[slot].live)
@@ -136,12 +147,13 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		.pdn = le32toh(c->pdn),
 		.send_cqn = le32toh(c->send_cqn),
 		.recv_cqn = le32toh(c->recv_cqn),
+		.srqn = le32toh(c->srqn),
 		.sq_addr = sq_addr,
 		.rq_addr = rq_addr,
 		.sq_depth = sq_depth,
 		.rq_depth = rq_depth,
 		.max_send_sge = c->max_send_sge,
-		.max_recv_sge = c->max_recv_sge,
+		.max_recv_sge = srq ? srq->max_sge : c->max_recv_sge,
 		.max_inline = le32toh(c->max_inline),
 		.state = XRNIC_QPS_RESET,
 		.attr = xe_qp_defaults,
@@ -155,6 +167,8 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	pd->refs++;
 	scq->refs++;
 	rcq->refs++;
+	if (srq)
+		srq->refs++;
 	cpl->qp.qpn = htole32(qp->qpn);
 	return XRNIC_STATUS_OK;
 }
@@ -174,6 +188,8 @@ uint8_t xe_cmd_destroy_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	xe->pd[qp->pdn].refs--;
 	xe->cq[qp->send_cqn].refs--;
 	xe->cq[qp->recv_cqn].refs--;
+	if (qp->srqn)
+		xe->srq[qp->srqn].refs--;
 	free(qp->msgs);
 	free(qp->atomics);
 	/* The next QP in this slot gets another qpn. */
@@ -355,6 +371,7 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	uint32_t mask = le32toh(a->attr_mask);
 	const char *range;
 	struct xe_qp *qp;
+	uint8_t from;
 
 	(void)cpl;
 	if (mask & ~XRNIC_QP_ATTR_ALL)
@@ -374,6 +391,7 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	if ((mask & XRNIC_QP_STATE) && !xe_qp_transition_ok(qp->state, a->state))
 		return xe_fail(xe, XRNIC_STATUS_BAD_STATE, "illegal state transition");
 
+	from = qp->state;
 	xe_qp_apply(&qp->attr, a, mask);
 	/* The source GID as it is now: the QP keeps it until its next AV. */
 	if (mask & XRNIC_QP_AV) {
@@ -395,6 +413,7 @@ uint8_t xe_cmd_modify_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		__atomic_store_n(&qp->db->rq_ci, 0, __ATOMIC_RELEASE);
 	} else if (qp->state == XRNIC_QPS_ERR) {
 		xe_qp_flush(xe, qp);
+		xe_qp_last_wqe(xe, qp, from);
 	}
 	xe->work = true;
 	return XRNIC_STATUS_OK;

@@ -108,6 +108,8 @@ int xe_rq_take(struct xe_dev *xe, struct xe_qp *qp, struct xrnic_rqe *rqe)
 {
 	uint32_t pi = le32toh(__atomic_load_n(&qp->db->rq_pi, __ATOMIC_ACQUIRE));
 
+	if (qp->srqn)
+		return xe_srq_take(xe, qp->srqn, rqe);
 	if (pi - qp->rq_ci > qp->rq_depth) {
 		xe_aenq_post(xe, XRNIC_EVENT_QP_FATAL, qp->qpn, 0);
 		return -EIO;
@@ -119,14 +121,16 @@ int xe_rq_take(struct xe_dev *xe, struct xe_qp *qp, struct xrnic_rqe *rqe)
 	return 0;
 }
 
-int xe_rqe_buf(const struct xe_qp *qp, const struct xrnic_rqe *rqe, struct xe_piece *pieces,
-	       struct xe_buf *dst)
+int xe_rqe_buf(const struct xe_dev *xe, const struct xe_qp *qp, const struct xrnic_rqe *rqe,
+	       struct xe_piece *pieces, struct xe_buf *dst)
 {
 	unsigned int i;
 
 	if (rqe->num_sge > qp->max_recv_sge)
 		return -EINVAL;
-	*dst = (struct xe_buf){ .piece = pieces, .npieces = rqe->num_sge, .pdn = qp->pdn,
+	/* An SRQ's WQEs name memory of the SRQ's PD. */
+	*dst = (struct xe_buf){ .piece = pieces, .npieces = rqe->num_sge,
+				.pdn = qp->srqn ? xe->srq[qp->srqn].pdn : qp->pdn,
 				.access = XRNIC_ACCESS_LOCAL_WRITE };
 	for (i = 0; i < rqe->num_sge; i++) {
 		pieces[i] = (struct xe_piece){
@@ -141,6 +145,8 @@ int xe_rqe_buf(const struct xe_qp *qp, const struct xrnic_rqe *rqe, struct xe_pi
 
 void xe_rq_consumed(struct xe_qp *qp)
 {
+	if (qp->srqn)
+		return;			/* taken from the SRQ already */
 	qp->rq_ci++;
 	__atomic_store_n(&qp->db->rq_ci, htole32(qp->rq_ci), __ATOMIC_RELEASE);
 }
@@ -195,7 +201,7 @@ static enum xe_verdict xe_exec_send(struct xe_dev *xe, struct xe_qp *qp, const s
 		v = xe_resp_take_rqe(xe, qp);
 		if (v != XE_V_DONE)
 			return v;
-		if (xe_rqe_buf(qp, &r->rqe, r->pieces, &r->dst))
+		if (xe_rqe_buf(xe, qp, &r->rqe, r->pieces, &r->dst))
 			return xe_resp_recv_error(xe, qp, p, XRNIC_WC_LOC_QP_OP_ERR,
 						  XRNIC_VERR_BAD_WQE, XE_V_NAK_OP);
 		r->offset = 0;

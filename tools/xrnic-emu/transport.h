@@ -70,13 +70,15 @@ void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
 /*
  * The receive queue, for every transport: copy the next receive WQE into
  * rqe (0), or none is posted (-ENOENT), or the producer index is more
- * than a ring ahead (-EIO, a QP_FATAL event posted).  xe_rqe_buf() makes
- * its SGEs the buffer dst (-EINVAL: more than the QP's max_recv_sge);
- * xe_rq_consumed() frees its slot, before its completion is written.
+ * than a ring ahead (-EIO, a QP_FATAL event posted); from the QP's SRQ if
+ * it has one, which gives the WQE up at once.  xe_rqe_buf() makes its
+ * SGEs the buffer dst (-EINVAL: more than the QP's max_recv_sge);
+ * xe_rq_consumed() frees its slot (of the QP's own RQ), before its
+ * completion is written.
  */
 int xe_rq_take(struct xe_dev *xe, struct xe_qp *qp, struct xrnic_rqe *rqe);
-int xe_rqe_buf(const struct xe_qp *qp, const struct xrnic_rqe *rqe, struct xe_piece *pieces,
-	       struct xe_buf *dst);
+int xe_rqe_buf(const struct xe_dev *xe, const struct xe_qp *qp, const struct xrnic_rqe *rqe,
+	       struct xe_piece *pieces, struct xe_buf *dst);
 void xe_rq_consumed(struct xe_qp *qp);
 
 /* comp.c: an answer for qp's requester. */
@@ -89,6 +91,8 @@ void xe_comp_recv(struct xe_dev *xe, struct xe_qp *qp, uint64_t wr_id, uint8_t s
 		  uint32_t flags, __be32 imm);
 /* Move qp to ERR and complete every outstanding WQE with WR_FLUSH_ERR. */
 void xe_qp_to_err(struct xe_dev *xe, struct xe_qp *qp);
+/* qp entered ERR from state from: with an SRQ, it takes no more WQEs (QP_LAST_WQE). */
+void xe_qp_last_wqe(struct xe_dev *xe, const struct xe_qp *qp, uint8_t from);
 void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp);
 
 /* The message of WQE index idx, while it is in flight. */

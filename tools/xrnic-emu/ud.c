@@ -146,7 +146,7 @@ void xe_ud_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 	}
 	if (r)
 		goto drop;
-	if (xe_rqe_buf(qp, &rqe, pieces, &dst)) {
+	if (xe_rqe_buf(xe, qp, &rqe, pieces, &dst)) {
 		status = XRNIC_WC_LOC_QP_OP_ERR;
 		verr = XRNIC_VERR_BAD_WQE;
 	} else if (XRNIC_GRH_LEN + (uint64_t)p->payload_len > dst.len) {

@@ -132,6 +132,19 @@ struct xe_cq {
 	bool overrun;			/* in error: no more CQEs */
 };
 
+/* A shared receive queue (srq.c). */
+struct xe_srq {
+	bool live;
+	uint32_t refs;			/* QPs receiving from it */
+	uint32_t pdn;
+	uint32_t depth;
+	uint8_t max_sge;
+	uint8_t *ring;
+	struct xrnic_srq_db *db;
+	uint32_t ci;			/* free-running consumer index */
+	uint32_t limit;			/* armed: fewer left raises SRQ_LIMIT; 0: not */
+};
+
 /* A completion event queue, one per MSI-X vector 1 .. N-1. */
 struct xe_eq {
 	bool live;
@@ -263,6 +276,7 @@ struct xe_qp {
 	uint32_t qpn;
 	uint8_t type;			/* enum xrnic_qp_type */
 	uint32_t pdn, send_cqn, recv_cqn;
+	uint32_t srqn;			/* receives from this SRQ; 0: its own RQ */
 	uint64_t sq_addr, rq_addr;	/* GPAs of the rings */
 	uint32_t sq_depth, rq_depth;
 	uint8_t max_send_sge, max_recv_sge;
@@ -369,6 +383,7 @@ struct xe_dev {
 	struct xe_mr mr[XE_MAX_MR + 1];
 	uint64_t mr_pages;		/* page-list entries held by all MRs */
 	struct xe_cq cq[XE_MAX_CQ + 1];
+	struct xe_srq srq[XRNIC_MAX_SRQ + 1];
 	struct xe_qp qp[XE_QPN_SLOT_END];
 	struct xe_eq eq[XRNIC_MAX_VECTORS];
 	struct xe_eth eth;
@@ -482,6 +497,13 @@ struct xe_cq *xe_cq_get(struct xe_dev *xe, uint32_t cqn);
 void xe_cq_drop_all(struct xe_dev *xe);
 /* Write a CQE (its phase bit is set here) and raise an event if armed. */
 void xe_cq_post(struct xe_dev *xe, uint32_t cqn, struct xrnic_cqe *cqe);
+
+/* srq.c */
+xe_cmd_fn xe_cmd_create_srq, xe_cmd_destroy_srq, xe_cmd_modify_srq, xe_cmd_query_srq;
+struct xe_srq *xe_srq_get(struct xe_dev *xe, uint32_t srqn);
+/* Copy the next WQE of srq into rqe and take it (0), or none (-ENOENT), or -EIO. */
+int xe_srq_take(struct xe_dev *xe, uint32_t srqn, struct xrnic_rqe *rqe);
+void xe_srq_drop_all(struct xe_dev *xe);
 
 /* eq.c */
 xe_cmd_fn xe_cmd_create_eq, xe_cmd_destroy_eq;

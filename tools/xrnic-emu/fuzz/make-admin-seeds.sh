@@ -72,6 +72,22 @@ qp_rtr_mask=$((0x1 | 0x80 | 0x100 | 0x1000 | 0x8000 | 0x20000 | 0x100000))
   cmd 4 14 4 1
   cmd 13 15; } >"$out/seed-objects"
 
+# An SRQ (depth 4 at 0, its record at 0x800) and an RC QP on it, a UD QP
+# given its Q_Key, the SRQ's limit, and the teardown (the SRQ busy first).
+{ hdr 16 16; le 8 0x1000; le 8 0x2000
+  cmd 3 1
+  cmd 7 2 8 0 4 2 2 0
+  cmd 20 3 4 1 4 4 8 0 8 0x800 1 1
+  cmd 9 4 4 1 4 1 4 1 4 2 4 0 1 2 1 1 1 0 1 0 8 0 8 0 4 0 4 1 8 0xc0
+  cmd 9 5 4 1 4 1 4 1 4 2 4 2 1 4 1 1 1 1 1 0 8 0 8 0 4 0 4 0 8 0x100
+  cmd 10 6 4 3 4 $((0x1 | 0x10 | 0x20 | 0x40)) 4 0x11111111 4 0 4 0 2 0 1 1 1 0 1 0 1 0 1 0 1 0 1 0 1 0 8 0 8 0 1 0 1 0 1 0 1 1
+  cmd 22 7 4 1 4 2
+  cmd 23 8 4 1
+  cmd 21 9 4 1
+  cmd 12 10 4 2
+  cmd 21 11 4 1
+  cmd 14 12; } >"$out/seed-srq-and-ud"
+
 # A chain of two chunks, pages 0 and 1, of page addresses 0: AQ 0x2000, ACQ
 # and AENQ 0x3000.
 { le 4 0x2000; le 4 0; le 4 0x3000; le 4 0; le 4 0x3000; le 4 0

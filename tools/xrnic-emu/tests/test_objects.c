@@ -906,7 +906,7 @@ TEST_F(dev, create_qp_rejects_each_bad_field)
 		n++;								\
 	} while (0)
 	BAD(XRNIC_STATUS_MALFORMED, reserved0, 1);
-	BAD(XRNIC_STATUS_MALFORMED, reserved1, 1);
+	BAD(XRNIC_STATUS_MALFORMED, srqn, htole32(1));	/* and a receive queue */
 	BAD(XRNIC_STATUS_BAD_PARAM, db_addr, htole64(8));
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 0);
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 3);	/* UC */

@@ -51,7 +51,6 @@ static uint8_t ud_setup(struct _test_data_dev *self, struct ud *u)
 {
 	struct xrnic_cmd_set_gid g = { .port_num = 1, .index = 1, .valid = 1,
 				       .gid = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 7 } };
-	struct xrnic_acq_entry r;
 	uint8_t st;
 	int i;
 
@@ -60,18 +59,7 @@ static uint8_t ud_setup(struct _test_data_dev *self, struct ud *u)
 	if (!st)
 		st = xe_lb_admin(&self->xe, &u->lb, XRNIC_ADMIN_SET_GID, &g, NULL);
 	for (i = 0; i < 2 && !st; i++) {
-		struct xrnic_cmd_create_qp c = {
-			.pdn = htole32(u->lb.pdn), .send_cqn = htole32(u->lb.cqn),
-			.recv_cqn = htole32(u->lb.cqn), .sq_depth = htole32(DEPTH),
-			.rq_depth = htole32(DEPTH), .qp_type = XRNIC_QPT_UD,
-			.max_send_sge = XRNIC_MAX_UD_SGE, .max_recv_sge = XRNIC_MAX_SGE,
-			.sq_addr = htole64(XE_LB_QP(UD(i))), .rq_addr = htole64(XE_LB_RQ(UD(i))),
-			.max_inline = htole32(XRNIC_MAX_INLINE),
-			.db_addr = htole64(XE_LB_QP_DB(UD(i))),
-		};
-
-		st = xe_lb_admin(&self->xe, &u->lb, XRNIC_ADMIN_CREATE_QP, &c, r.data);
-		u->qpn[i] = le32toh(r.qp.qpn);
+		st = xe_lb_create_qp(&self->xe, &u->lb, UD(i), XRNIC_QPT_UD, 0, &u->qpn[i]);
 		if (!st)
 			st = modify(self, u, u->qpn[i], XRNIC_QP_STATE | XRNIC_QP_PKEY_INDEX |
 				    XRNIC_QP_PORT | XRNIC_QP_QKEY, XRNIC_QPS_INIT, QKEY);

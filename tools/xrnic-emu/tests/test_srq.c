@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of shared receive queues (srq.c): two RC QPs of one device
+ * receiving from one SRQ, fed by loopback.c's RC pair.  WQEs are taken in
+ * order by whichever QP needs one, an empty SRQ is an RNR, the limit
+ * raises one event, a QP leaving for ERR leaves the SRQ's WQEs alone and
+ * says so (LAST_WQE), and the commands check what they are given.
+ */
+#include "xe_fixture.h"
+#include "loopback.h"
+#include "transport.h"
+
+#define BUF		XE_LB_BUF
+#define DEPTH		XE_LB_DEPTH
+#define SRQ_RING	XE_LB_QP(6)
+#define SRQ_DB		XE_LB_QP_DB(6)
+
+struct srq {
+	struct xe_lb lb;
+	uint32_t srqn;
+	uint32_t qpn[2];	/* receiving from the SRQ, peers of lb.qpn[0], [1] */
+	uint32_t cq_ci, aenq_ci;
+};
+
+static uint8_t *gpa(struct _test_data_dev *self, uint64_t a)
+{
+	return self->xe.mem.base + a;
+}
+
+static uint8_t srq_cmd(struct _test_data_dev *self, struct srq *t, uint8_t op, uint32_t srqn,
+		       uint32_t limit, struct xrnic_acq_entry *r)
+{
+	struct xrnic_cmd_srq c = { .srqn = htole32(srqn), .limit = htole32(limit) };
+
+	return xe_lb_admin(&self->xe, &t->lb, op, &c, r ? r->data : NULL);
+}
+
+static struct xrnic_aenq_entry *next_event(struct _test_data_dev *self, struct srq *t);
+
+/*
+ * An SRQ, and QPs 2 and 3 on it connected to loopback.c's QPs 0 and 1;
+ * the events of the setup (the port's) consumed.
+ */
+static uint8_t srq_setup(struct _test_data_dev *self, struct srq *t, uint8_t rnr_retry)
+{
+	struct xrnic_cmd_create_srq c = {
+		.depth = htole32(DEPTH), .ring_addr = htole64(SRQ_RING),
+		.db_addr = htole64(SRQ_DB), .max_sge = 2,
+	};
+	struct xrnic_qp_attr reset = { .attr_mask = htole32(XRNIC_QP_STATE),
+				       .state = XRNIC_QPS_RESET };
+	struct xrnic_acq_entry r;
+	uint8_t st;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	st = xe_lb_setup(&self->xe, &t->lb, 4 * XE_LB_PAGE, rnr_retry);
+	if (st)
+		return st;
+	c.pdn = htole32(t->lb.pdn);
+	st = xe_lb_admin(&self->xe, &t->lb, XRNIC_ADMIN_CREATE_SRQ, &c, r.data);
+	t->srqn = le32toh(r.srq.srqn);
+	for (i = 0; i < 2 && !st; i++) {
+		st = xe_lb_create_qp(&self->xe, &t->lb, 2 + i, XRNIC_QPT_RC, t->srqn, &t->qpn[i]);
+		if (!st)
+			st = xe_lb_rts(&self->xe, &t->lb, t->qpn[i], t->lb.qpn[i], rnr_retry);
+		/* loopback.c's QP i, from RESET, to the SRQ's QP i. */
+		reset.qpn = htole32(t->lb.qpn[i]);
+		if (!st)
+			st = xe_lb_admin(&self->xe, &t->lb, XRNIC_ADMIN_MODIFY_QP, &reset, NULL);
+		if (!st)
+			st = xe_lb_rts(&self->xe, &t->lb, t->lb.qpn[i], t->qpn[i], rnr_retry);
+	}
+	while (next_event(self, t))
+		;
+	return st;
+}
+
+static struct xrnic_srq_db *srq_db(struct _test_data_dev *self)
+{
+	return (void *)gpa(self, SRQ_DB);
+}
+
+static void post_srq(struct _test_data_dev *self, uint64_t wr_id, uint64_t addr, uint32_t len,
+		     uint32_t key)
+{
+	struct xrnic_srq_db *db = srq_db(self);
+	uint32_t pi = le32toh(db->pi);
+	struct xrnic_rqe *r = (void *)gpa(self, SRQ_RING + (pi % DEPTH) * XRNIC_RQE_SIZE);
+
+	memset(r, 0, sizeof(*r));
+	r->wr_id = htole64(wr_id);
+	r->num_sge = 1;
+	r->sge[0] = (struct xrnic_sge){ htole64(addr), htole32(len), htole32(key) };
+	db->pi = htole32(pi + 1);
+}
+
+/* A SEND of len bytes from loopback.c's QP i (an RC QP with its own RQ). */
+static void send_from(struct _test_data_dev *self, struct srq *t, int i, uint64_t wr_id,
+		      uint32_t len)
+{
+	struct xrnic_qp_db *db = (void *)gpa(self, XE_LB_QP_DB(i));
+	uint32_t pi = le32toh(db->sq_pi);
+	struct xrnic_sqe w = {
+		.wr_id = htole64(wr_id), .opcode = XRNIC_WR_SEND, .flags = XRNIC_SQE_SIGNALED,
+		.num_sge = 1,
+	};
+
+	w.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(len), htole32(t->lb.key) };
+	memcpy(gpa(self, XE_LB_QP(i) + (pi % DEPTH) * XRNIC_SQE_SIZE), &w, sizeof(w));
+	db->sq_pi = htole32(pi + 1);
+	xe_doorbell(&self->xe, 1);
+	while (xe_dev_poll(&self->xe) == 0)
+		;
+}
+
+static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct srq *t)
+{
+	struct xrnic_cqe *e = (void *)gpa(self, XE_LB_CQ + (t->cq_ci % XE_LB_CQ_DEPTH) *
+					   XRNIC_CQE_SIZE);
+
+	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(t->cq_ci, XE_LB_CQ_DEPTH))
+		return NULL;
+	t->cq_ci++;
+	((struct xrnic_cq_db *)gpa(self, XE_LB_CQ_DB))->ci = htole32(t->cq_ci);
+	return e;
+}
+
+/* The next async event (loopback.c's AENQ has 4 entries), or NULL. */
+static struct xrnic_aenq_entry *next_event(struct _test_data_dev *self, struct srq *t)
+{
+	struct xrnic_aenq_entry *e = (void *)gpa(self, XE_LB_AENQ + (t->aenq_ci % 4) *
+						  XRNIC_AENQ_ENTRY_SIZE);
+
+	if ((e->flags & XRNIC_ENTRY_PHASE) != xrnic_entry_phase(t->aenq_ci, 4))
+		return NULL;
+	t->aenq_ci++;
+	xe_reg_write(&self->xe, XRNIC_REG_AENQ_CI, t->aenq_ci);
+	return e;
+}
+
+TEST_F(dev, two_qps_take_the_srqs_wqes_in_order)
+{
+	struct xrnic_cqe *c;
+	struct srq t;
+
+	ASSERT_EQ(0, srq_setup(self, &t, 0));
+	post_srq(self, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
+	post_srq(self, 0x72, BUF + 2 * XE_LB_PAGE, 100, t.lb.key);
+	/* QP 1 sends to SRQ QP 1 first: it gets the first WQE. */
+	send_from(self, &t, 1, 1, 10);
+	ASSERT_NE(NULL, c = poll_cq(self, &t));
+	EXPECT_EQ(XRNIC_WC_RECV, c->opcode);
+	EXPECT_EQ(0x71, le64toh(c->wr_id));
+	EXPECT_EQ(t.qpn[1], le32toh(c->qpn));
+	EXPECT_EQ(10, le32toh(c->byte_len));
+	EXPECT_EQ(1, le32toh(srq_db(self)->ci));
+	ASSERT_NE(NULL, c = poll_cq(self, &t));
+	EXPECT_EQ(XRNIC_WC_SEND, c->opcode);
+	send_from(self, &t, 0, 2, 20);
+	ASSERT_NE(NULL, c = poll_cq(self, &t));
+	EXPECT_EQ(0x72, le64toh(c->wr_id));
+	EXPECT_EQ(t.qpn[0], le32toh(c->qpn));
+	EXPECT_EQ(2, le32toh(srq_db(self)->ci));
+	/* The QPs' own doorbell records do not move. */
+	EXPECT_EQ(0, le32toh(((struct xrnic_qp_db *)gpa(self, XE_LB_QP_DB(2)))->rq_ci));
+}
+
+TEST_F(dev, an_empty_srq_is_an_rnr_and_a_posted_wqe_ends_it)
+{
+	struct xe_qp *qp0;
+	struct xrnic_cqe *c;
+	struct srq t;
+
+	ASSERT_EQ(0, srq_setup(self, &t, 3));
+	qp0 = xe_qp_get(&self->xe, t.lb.qpn[0]);
+	send_from(self, &t, 0, 1, 10);
+	EXPECT_EQ(NULL, poll_cq(self, &t));
+	EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_RNR_NAKS_SENT]);
+	EXPECT_EQ(XE_TIMER_RNR, qp0->req.timer);
+	post_srq(self, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
+	qp0->req.wait_until = 1;
+	xe_doorbell(&self->xe, 1);
+	while (xe_dev_poll(&self->xe) == 0)
+		;
+	ASSERT_NE(NULL, c = poll_cq(self, &t));
+	EXPECT_EQ(0x71, le64toh(c->wr_id));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+}
+
+TEST_F(dev, the_limit_raises_one_event_and_disarms)
+{
+	struct xrnic_aenq_entry *e;
+	struct xrnic_acq_entry r;
+	struct srq t;
+	int i;
+
+	ASSERT_EQ(0, srq_setup(self, &t, 0));
+	for (i = 0; i < 4; i++)
+		post_srq(self, 0x70 + i, BUF + XE_LB_PAGE, 100, t.lb.key);
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM,
+		  srq_cmd(self, &t, XRNIC_ADMIN_MODIFY_SRQ, t.srqn, DEPTH, NULL));
+	ASSERT_EQ(0, srq_cmd(self, &t, XRNIC_ADMIN_MODIFY_SRQ, t.srqn, 3, NULL));
+	ASSERT_EQ(0, srq_cmd(self, &t, XRNIC_ADMIN_QUERY_SRQ, t.srqn, 0, &r));
+	EXPECT_EQ(3, le32toh(r.srq.limit));
+	/* 4 -> 3 left: not below the limit yet. */
+	send_from(self, &t, 0, 1, 10);
+	EXPECT_EQ(NULL, next_event(self, &t));
+	/* 3 -> 2: below it, one event, disarmed. */
+	send_from(self, &t, 0, 2, 10);
+	ASSERT_NE(NULL, e = next_event(self, &t));
+	EXPECT_EQ(XRNIC_EVENT_SRQ_LIMIT, le16toh(e->event));
+	EXPECT_EQ(t.srqn, le32toh(e->param));
+	send_from(self, &t, 0, 3, 10);
+	EXPECT_EQ(NULL, next_event(self, &t));
+	ASSERT_EQ(0, srq_cmd(self, &t, XRNIC_ADMIN_QUERY_SRQ, t.srqn, 0, &r));
+	EXPECT_EQ(0, le32toh(r.srq.limit));
+}
+
+TEST_F(dev, a_qp_leaving_for_err_leaves_the_srq_alone_and_says_so)
+{
+	struct xrnic_qp_attr a = { .attr_mask = htole32(XRNIC_QP_STATE),
+				   .state = XRNIC_QPS_ERR };
+	struct xrnic_aenq_entry *e;
+	struct xrnic_cqe *c;
+	struct srq t;
+
+	ASSERT_EQ(0, srq_setup(self, &t, 0));
+	post_srq(self, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
+	a.qpn = htole32(t.qpn[0]);
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL));
+	ASSERT_NE(NULL, e = next_event(self, &t));
+	EXPECT_EQ(XRNIC_EVENT_QP_LAST_WQE, le16toh(e->event));
+	EXPECT_EQ(t.qpn[0], le32toh(e->param));
+	EXPECT_EQ(NULL, poll_cq(self, &t));		/* nothing flushed */
+	EXPECT_EQ(0, le32toh(srq_db(self)->ci));
+	/* Once only: ERR again says nothing. */
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL));
+	EXPECT_EQ(NULL, next_event(self, &t));
+	/* The other QP still gets the WQE. */
+	send_from(self, &t, 1, 1, 10);
+	ASSERT_NE(NULL, c = poll_cq(self, &t));
+	EXPECT_EQ(0x71, le64toh(c->wr_id));
+	EXPECT_EQ(t.qpn[1], le32toh(c->qpn));
+}
+
+TEST_F(dev, srq_commands_check_their_fields_and_references)
+{
+	struct xrnic_cmd_create_srq c = {
+		.depth = htole32(DEPTH), .ring_addr = htole64(SRQ_RING + XE_LB_PAGE * 8),
+		.db_addr = htole64(SRQ_DB), .max_sge = 1,
+	};
+	struct xrnic_cmd_qp q = {};
+	struct xrnic_acq_entry r;
+	struct srq t;
+	uint32_t qpn;
+
+	ASSERT_EQ(0, srq_setup(self, &t, 0));
+	c.pdn = htole32(t.lb.pdn);
+#define BAD(status, field, value) do {						\
+		struct xrnic_cmd_create_srq b = c;				\
+		b.field = value;						\
+		EXPECT_EQ(status, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_CREATE_SRQ,	\
+					      &b, NULL)) TH_LOG("%s", #field);	\
+	} while (0)
+	BAD(XRNIC_STATUS_BAD_PARAM, depth, htole32(3));
+	BAD(XRNIC_STATUS_BAD_PARAM, depth, htole32(1));
+	BAD(XRNIC_STATUS_BAD_PARAM, max_sge, 0);
+	BAD(XRNIC_STATUS_BAD_PARAM, max_sge, XRNIC_MAX_SGE + 1);
+	BAD(XRNIC_STATUS_BAD_PARAM, ring_addr, htole64(SRQ_RING + 8));
+	BAD(XRNIC_STATUS_BAD_ADDRESS, ring_addr, htole64(RAM_SIZE));
+	BAD(XRNIC_STATUS_NOT_FOUND, pdn, htole32(99));
+	BAD(XRNIC_STATUS_MALFORMED, reserved[3], 1);
+#undef BAD
+	/* In use by two QPs: neither it nor its PD goes. */
+	EXPECT_EQ(XRNIC_STATUS_BUSY, srq_cmd(self, &t, XRNIC_ADMIN_DESTROY_SRQ, t.srqn, 0, NULL));
+	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND,
+		  srq_cmd(self, &t, XRNIC_ADMIN_DESTROY_SRQ, t.srqn + 1, 0, NULL));
+	/* A QP on an SRQ that does not exist. */
+	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND,
+		  xe_lb_create_qp(&self->xe, &t.lb, 4, XRNIC_QPT_RC, t.srqn + 5, &qpn));
+	q.qpn = htole32(t.qpn[0]);
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_DESTROY_QP, &q, NULL));
+	q.qpn = htole32(t.qpn[1]);
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_DESTROY_QP, &q, NULL));
+	EXPECT_EQ(0, srq_cmd(self, &t, XRNIC_ADMIN_DESTROY_SRQ, t.srqn, 0, NULL));
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_QUERY_RESOURCES, NULL, r.data));
+	EXPECT_EQ(0, le32toh(r.resources.srqs));
+}
+
+TEST_HARNESS_MAIN
