@@ -43,6 +43,7 @@ struct xr_uverbs_dev;
  * @max_mr: memory regions
  * @max_pd: protection domains
  * @max_ah: address handles
+ * @max_srq: shared receive queues
  * @max_qp_rd_atom: READs and atomics outstanding per QP, as requester and
  *	as responder (max_rd_atomic, max_dest_rd_atomic), at most 255
  */
@@ -60,6 +61,7 @@ struct xr_device_attr {
 	u32 max_mr;
 	u32 max_pd;
 	u32 max_ah;
+	u32 max_srq;
 	u32 max_qp_rd_atom;
 };
 
@@ -91,6 +93,7 @@ struct xr_port_attr {
 enum xr_obj_type {
 	XR_OBJ_QP,
 	XR_OBJ_AH,
+	XR_OBJ_SRQ,
 	XR_OBJ_MR,
 	XR_OBJ_CQ,
 	XR_OBJ_PD,
@@ -211,6 +214,26 @@ struct xr_cq {
 	void *priv;
 };
 
+/**
+ * struct xr_srq - shared receive queue
+ * @uobj: user object header
+ * @srqn: the device's number
+ * @pd: its protection domain
+ * @max_wr: receive WQEs it holds, as granted
+ * @max_sge: scatter/gather entries per WQE, as granted
+ * @async_events: async events delivered (reported at destroy)
+ * @priv: driver data
+ */
+struct xr_srq {
+	struct xr_uobject uobj;
+	u32 srqn;
+	struct xr_pd *pd;
+	u32 max_wr;
+	u32 max_sge;
+	u32 async_events;
+	void *priv;
+};
+
 /** struct xr_qp_cap - queue sizes of a QP, as granted */
 struct xr_qp_cap {
 	u32 max_send_wr;
@@ -305,6 +328,7 @@ struct xr_qp_attr {
  * @pd: protection domain
  * @send_cq: CQ of the send queue
  * @recv_cq: CQ of the receive queue
+ * @srq: the SRQ it receives from, or NULL (its own receive queue)
  * @qp_type: IB QP type (RC or UD)
  * @state: current IB state
  * @sq_sig_all: every send work request is signalled
@@ -320,6 +344,7 @@ struct xr_qp {
 	struct xr_pd *pd;
 	struct xr_cq *send_cq;
 	struct xr_cq *recv_cq;
+	struct xr_srq *srq;
 	u8 qp_type;
 	u8 state;
 	bool sq_sig_all;
@@ -365,6 +390,11 @@ struct xr_udata {
  * @modify_qp: apply the attributes of @attr named by @mask (IB_QP_* bits)
  * @query_qp: read the QP's attributes from the device
  * @destroy_qp: destroy it
+ * @create_srq: create @srq with @srq->max_wr and @srq->max_sge (rounding
+ *	them up as it grants them); may answer in @udata
+ * @modify_srq: arm the SRQ's limit (0: disarm)
+ * @query_srq: read the SRQ's armed limit
+ * @destroy_srq: destroy it
  * @create_ah: optional: answer the new address handle @ah in @udata (the
  *	device may keep no state for it: the core destroys it alone)
  * @set_gid: optional: entry @index of port @port's GID table is now @gid,
@@ -400,6 +430,11 @@ struct xr_device_ops {
 	int (*query_qp)(struct xr_device *xdev, struct xr_qp *qp,
 			struct xr_qp_attr *attr);
 	int (*destroy_qp)(struct xr_device *xdev, struct xr_qp *qp);
+	int (*create_srq)(struct xr_device *xdev, struct xr_srq *srq,
+			  struct xr_udata *udata);
+	int (*modify_srq)(struct xr_device *xdev, struct xr_srq *srq, u32 limit);
+	int (*query_srq)(struct xr_device *xdev, struct xr_srq *srq, u32 *limit);
+	int (*destroy_srq)(struct xr_device *xdev, struct xr_srq *srq);
 	int (*create_ah)(struct xr_device *xdev, struct xr_ah *ah,
 			 struct xr_udata *udata);
 	int (*set_gid)(struct xr_device *xdev, u32 port, u32 index,
@@ -528,10 +563,13 @@ enum xr_obj_event {
 	XR_EVENT_QP_FATAL	= 1,
 	XR_EVENT_QP_REQ_ERR	= 2,
 	XR_EVENT_QP_ACCESS_ERR	= 3,
+	XR_EVENT_SRQ_LIMIT_REACHED	= 15,
+	XR_EVENT_QP_LAST_WQE_REACHED	= 16,
 };
 
 void xr_cq_async_event(struct xr_cq *cq, enum xr_obj_event event);
 void xr_qp_async_event(struct xr_qp *qp, enum xr_obj_event event);
+void xr_srq_async_event(struct xr_srq *srq, enum xr_obj_event event);
 
 /*
  * The device's name.  Unlike dev_name(), this buffer is never freed, so a

@@ -167,6 +167,7 @@ void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr);
 void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq);
 void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp);
 void xr_destroy_ah(struct xr_ufile *ufile, struct xr_ah *ah);
+void xr_destroy_srq(struct xr_ufile *ufile, struct xr_srq *srq);
 void xr_ufile_destroy_objects(struct xr_ufile *ufile);
 
 /* events.c */

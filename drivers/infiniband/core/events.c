@@ -369,3 +369,19 @@ void xr_qp_async_event(struct xr_qp *qp, enum xr_obj_event event)
 	xr_obj_async_event(&qp->uobj, event, &qp->async_events);
 }
 EXPORT_SYMBOL_GPL(xr_qp_async_event);
+
+/**
+ * xr_srq_async_event - a driver reports an event of an SRQ (its limit)
+ * @srq: the SRQ, kept alive by the caller (its lookup lock, which the
+ *	SRQ's destroy op takes before the SRQ goes away)
+ * @event: XR_EVENT_SRQ_LIMIT_REACHED
+ *
+ * The SRQ's context reads it from its async event file.
+ *
+ * Context: any.
+ */
+void xr_srq_async_event(struct xr_srq *srq, enum xr_obj_event event)
+{
+	xr_obj_async_event(&srq->uobj, event, &srq->async_events);
+}
+EXPORT_SYMBOL_GPL(xr_srq_async_event);

@@ -189,7 +189,7 @@ static const struct {
 	{ "cm_id", -1 },
 	{ "mr", XR_OBJ_MR },
 	{ "ctx", XR_NL_CTX },
-	{ "srq", -1 },
+	{ "srq", XR_OBJ_SRQ },
 };
 
 static int xr_nl_fill_res_summary(struct sk_buff *skb, struct xr_device *xdev,

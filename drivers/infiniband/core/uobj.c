@@ -14,7 +14,7 @@
 static unsigned int user_share = 50;
 module_param(user_share, uint, 0644);
 MODULE_PARM_DESC(user_share,
-		 "Percent of each kind of a device's objects (PDs, MRs, CQs, QPs, AHs) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
+		 "Percent of each kind of a device's objects (PDs, MRs, CQs, QPs, AHs, SRQs) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
 
 /**
  * struct xr_user_usage - the objects one user holds on a device
@@ -35,6 +35,8 @@ static u32 xr_device_max(const struct xr_device *xdev, enum xr_obj_type type)
 		return xdev->attr.max_cq;
 	case XR_OBJ_AH:
 		return xdev->attr.max_ah;
+	case XR_OBJ_SRQ:
+		return xdev->attr.max_srq;
 	default:
 		return xdev->attr.max_pd;
 	}
@@ -222,9 +224,26 @@ void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp)
 	atomic_dec(&qp->pd->uobj.usecnt);
 	atomic_dec(&qp->send_cq->uobj.usecnt);
 	atomic_dec(&qp->recv_cq->uobj.usecnt);
+	if (qp->srq)
+		atomic_dec(&qp->srq->uobj.usecnt);
 	if (ufile->async_file)
 		xr_event_flush(ufile->async_file, &qp->async_events);
 	kfree(qp);
+}
+
+/**
+ * xr_destroy_srq - destroy a shared receive queue and its unread events and free it
+ * @ufile: its file, whose lock the caller holds
+ * @srq: the object; no QP may use it any more
+ */
+void xr_destroy_srq(struct xr_ufile *ufile, struct xr_srq *srq)
+{
+	xr_uobj_del(ufile, &srq->uobj);
+	ufile->xdev->ops->destroy_srq(ufile->xdev, srq);
+	atomic_dec(&srq->pd->uobj.usecnt);
+	if (ufile->async_file)
+		xr_event_flush(ufile->async_file, &srq->async_events);
+	kfree(srq);
 }
 
 /**
@@ -243,7 +262,7 @@ void xr_destroy_ah(struct xr_ufile *ufile, struct xr_ah *ah)
  * xr_ufile_destroy_objects - destroy every object of a file
  * @ufile: the file, whose lock the caller holds
  *
- * Objects go in dependency order (QPs, AHs, MRs, CQs, PDs), so every destroy
+ * Objects go in dependency order (QPs, AHs, SRQs, MRs, CQs, PDs), so every destroy
  * succeeds; a dead device still releases what the driver holds.
  */
 void xr_ufile_destroy_objects(struct xr_ufile *ufile)
@@ -262,6 +281,9 @@ void xr_ufile_destroy_objects(struct xr_ufile *ufile)
 				break;
 			case XR_OBJ_AH:
 				xr_destroy_ah(ufile, container_of(uobj, struct xr_ah, uobj));
+				break;
+			case XR_OBJ_SRQ:
+				xr_destroy_srq(ufile, container_of(uobj, struct xr_srq, uobj));
 				break;
 			case XR_OBJ_MR:
 				xr_destroy_mr(ufile, container_of(uobj, struct xr_mr, uobj));

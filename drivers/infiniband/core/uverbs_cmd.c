@@ -171,6 +171,9 @@ static void xr_fill_device_resp(struct xr_device *xdev,
 	r->max_mr = a->max_mr;
 	r->max_pd = a->max_pd;
 	r->max_ah = a->max_ah;
+	r->max_srq = a->max_srq;
+	r->max_srq_wr = a->max_srq ? a->max_qp_wr : 0;
+	r->max_srq_sge = a->max_srq ? a->max_sge : 0;
 	r->max_qp_rd_atom = a->max_qp_rd_atom;
 	r->max_res_rd_atom = a->max_qp_rd_atom * a->max_qp;
 	r->max_qp_init_rd_atom = a->max_qp_rd_atom;
@@ -518,8 +521,7 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	int ret;
 
 	xr_cmd_in(cmd, &req, sizeof(req));
-	if ((req.qp_type != IB_UVERBS_QPT_RC && req.qp_type != IB_UVERBS_QPT_UD) ||
-	    req.is_srq)
+	if (req.qp_type != IB_UVERBS_QPT_RC && req.qp_type != IB_UVERBS_QPT_UD)
 		return -EOPNOTSUPP;
 	/* A queue of no entries is allowed, as Linux allows it (qperf asks it). */
 	if (req.max_send_wr > a->max_qp_wr || req.max_recv_wr > a->max_qp_wr ||
@@ -532,7 +534,9 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	qp->pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
 	qp->send_cq = xr_uobj_lookup(cmd->ufile, req.send_cq_handle, XR_OBJ_CQ);
 	qp->recv_cq = xr_uobj_lookup(cmd->ufile, req.recv_cq_handle, XR_OBJ_CQ);
-	if (!qp->pd || !qp->send_cq || !qp->recv_cq) {
+	if (req.is_srq)
+		qp->srq = xr_uobj_lookup(cmd->ufile, req.srq_handle, XR_OBJ_SRQ);
+	if (!qp->pd || !qp->send_cq || !qp->recv_cq || (req.is_srq && !qp->srq)) {
 		ret = -EINVAL;
 		goto err_free;
 	}
@@ -541,9 +545,12 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	qp->qp_type = req.qp_type;
 	qp->sq_sig_all = req.sq_sig_all;
 	qp->cap.max_send_wr = req.max_send_wr;
-	qp->cap.max_recv_wr = req.max_recv_wr;
 	qp->cap.max_send_sge = max_t(u32, req.max_send_sge, 1);
-	qp->cap.max_recv_sge = max_t(u32, req.max_recv_sge, 1);
+	/* With an SRQ the QP has no receive queue of its own. */
+	if (!qp->srq) {
+		qp->cap.max_recv_wr = req.max_recv_wr;
+		qp->cap.max_recv_sge = max_t(u32, req.max_recv_sge, 1);
+	}
 	qp->cap.max_inline_data = req.max_inline_data;
 	ret = xdev->ops->create_qp(xdev, qp, &cmd->udata);
 	if (ret)
@@ -560,6 +567,8 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	atomic_inc(&qp->pd->uobj.usecnt);
 	atomic_inc(&qp->send_cq->uobj.usecnt);
 	atomic_inc(&qp->recv_cq->uobj.usecnt);
+	if (qp->srq)
+		atomic_inc(&qp->srq->uobj.usecnt);
 	return 0;
 
 err_del:
@@ -861,6 +870,117 @@ static int xr_cmd_query_qp(struct xr_cmd *cmd)
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
 }
 
+/* ---------------------------------------------------------------- SRQ */
+
+static int xr_cmd_create_srq(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_create_srq_resp resp = {};
+	struct xr_device *xdev = cmd->xdev;
+	struct ib_uverbs_create_srq req;
+	struct xr_srq *srq;
+	struct xr_pd *pd;
+	int ret;
+
+	xr_cmd_in(cmd, &req, sizeof(req));
+	if (!xdev->ops->create_srq)
+		return -EOPNOTSUPP;
+	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
+	if (!pd)
+		return -EINVAL;
+	/* As Linux: a limit is set with MODIFY_SRQ, never at creation. */
+	if (!req.max_wr || req.max_wr > xdev->attr.max_qp_wr ||
+	    req.max_sge > xdev->attr.max_sge)
+		return -EINVAL;
+	srq = kzalloc(sizeof(*srq), GFP_KERNEL_ACCOUNT);
+	if (!srq)
+		return -ENOMEM;
+	srq->pd = pd;
+	srq->max_wr = req.max_wr;
+	srq->max_sge = max_t(u32, req.max_sge, 1);
+	srq->uobj.ufile = cmd->ufile;
+	srq->uobj.user_handle = req.user_handle;
+	ret = xdev->ops->create_srq(xdev, srq, &cmd->udata);
+	if (ret)
+		goto err_free;
+	ret = xr_uobj_add(cmd->ufile, &srq->uobj, XR_OBJ_SRQ, srq->srqn);
+	if (ret)
+		goto err_destroy;
+	resp.srq_handle = srq->uobj.handle;
+	resp.max_wr = srq->max_wr;
+	resp.max_sge = srq->max_sge;
+	resp.srqn = srq->srqn;
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_del;
+	atomic_inc(&pd->uobj.usecnt);
+	return 0;
+
+err_del:
+	xr_uobj_del(cmd->ufile, &srq->uobj);
+err_destroy:
+	xdev->ops->destroy_srq(xdev, srq);
+err_free:
+	kfree(srq);
+	return ret;
+}
+
+/* IB_SRQ_MAX_WR (resizing) is not supported: the device's ring is fixed. */
+#define XR_SRQ_LIMIT	2	/* IB_SRQ_LIMIT */
+
+static int xr_cmd_modify_srq(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_modify_srq req;
+	struct xr_srq *srq;
+
+	xr_cmd_in(cmd, &req, sizeof(req));
+	srq = xr_uobj_lookup(cmd->ufile, req.srq_handle, XR_OBJ_SRQ);
+	if (!srq)
+		return -EINVAL;
+	if (req.attr_mask & ~XR_SRQ_LIMIT)
+		return -EOPNOTSUPP;
+	if (!(req.attr_mask & XR_SRQ_LIMIT))
+		return 0;
+	if (req.srq_limit >= srq->max_wr)
+		return -EINVAL;
+	return cmd->xdev->ops->modify_srq(cmd->xdev, srq, req.srq_limit);
+}
+
+static int xr_cmd_query_srq(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_query_srq_resp resp = {};
+	struct ib_uverbs_query_srq req;
+	struct xr_srq *srq;
+	int ret;
+
+	xr_cmd_in(cmd, &req, sizeof(req));
+	srq = xr_uobj_lookup(cmd->ufile, req.srq_handle, XR_OBJ_SRQ);
+	if (!srq)
+		return -EINVAL;
+	ret = cmd->xdev->ops->query_srq(cmd->xdev, srq, &resp.srq_limit);
+	if (ret)
+		return ret;
+	resp.max_wr = srq->max_wr;
+	resp.max_sge = srq->max_sge;
+	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
+static int xr_cmd_destroy_srq(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_destroy_srq_resp resp = {};
+	struct ib_uverbs_destroy_srq req;
+	struct xr_srq *srq;
+
+	xr_cmd_in(cmd, &req, sizeof(req));
+	srq = xr_uobj_lookup(cmd->ufile, req.srq_handle, XR_OBJ_SRQ);
+	if (!srq)
+		return -EINVAL;
+	if (atomic_read(&srq->uobj.usecnt))
+		return -EBUSY;
+	resp.events_reported = srq->async_events;
+	xr_destroy_srq(cmd->ufile, srq);
+	return xr_cmd_out(cmd, &resp, sizeof(resp));
+}
+
 /* ----------------------------------------------------------------- AH */
 
 /*
@@ -983,6 +1103,13 @@ static const struct xr_cmd_def xr_cmds[] = {
 	CMD(CREATE_AH, xr_cmd_create_ah, struct ib_uverbs_create_ah,
 	    sizeof(struct ib_uverbs_create_ah_resp), true),
 	CMD(DESTROY_AH, xr_cmd_destroy_ah, struct ib_uverbs_destroy_ah, 0, false),
+	CMD(CREATE_SRQ, xr_cmd_create_srq, struct ib_uverbs_create_srq,
+	    sizeof(struct ib_uverbs_create_srq_resp), true),
+	CMD(MODIFY_SRQ, xr_cmd_modify_srq, struct ib_uverbs_modify_srq, 0, true),
+	CMD(QUERY_SRQ, xr_cmd_query_srq, struct ib_uverbs_query_srq,
+	    sizeof(struct ib_uverbs_query_srq_resp), true),
+	CMD(DESTROY_SRQ, xr_cmd_destroy_srq, struct ib_uverbs_destroy_srq,
+	    sizeof(struct ib_uverbs_destroy_srq_resp), false),
 };
 
 /* The largest core requests fit the copy in struct xr_cmd. */

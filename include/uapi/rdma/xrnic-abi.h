@@ -56,6 +56,16 @@ struct xrnic_create_qp_resp {
 };
 
 /*
+ * CREATE_SRQ answer: the ring of receive WQEs; its doorbell record
+ * (struct xrnic_srq_db) is at db_offset in the ring's mapping.
+ */
+struct xrnic_create_srq_resp {
+	__aligned_u64 ring_mmap_key;
+	__u32 ring_size;
+	__u32 db_offset;
+};
+
+/*
  * CREATE_AH: the next hop's Ethernet address, which the core resolved; the
  * library writes it with the rest of the address into each UD work request
  * (the device keeps no address handles).

@@ -140,22 +140,27 @@ int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 	return ret;
 }
 
-int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+/*
+ * Receive WQEs into wq, published through the producer index at pi_le,
+ * with the device's consumer index at ci_le: a QP's receive queue or an
+ * SRQ.
+ */
+static int xrnic_post_rqes(struct ibv_context *ibctx, struct xrnic_wq *wq, uint32_t *pi_le,
+			   const uint32_t *ci_le, struct ibv_recv_wr *wr,
+			   struct ibv_recv_wr **bad)
 {
-	struct xrnic_qp *qp = to_xqp(ibqp);
-	struct xrnic_wq *rq = &qp->rq;
 	struct xrnic_rqe r;
 	uint32_t room;
 	int ret = 0, n = 0, i;
 
-	pthread_spin_lock(&rq->lock);
-	room = xrnic_wq_room(rq, &qp->db->rq_ci);
+	pthread_spin_lock(&wq->lock);
+	room = xrnic_wq_room(wq, ci_le);
 	for (; wr; wr = wr->next, n++) {
 		if (!room--) {
 			ret = ENOMEM;
 			break;
 		}
-		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > rq->max_sge) {
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > wq->max_sge) {
 			ret = EINVAL;
 			break;
 		}
@@ -164,17 +169,36 @@ int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv
 		r.num_sge = wr->num_sge;
 		for (i = 0; i < wr->num_sge; i++)
 			xrnic_sge(&r.sge[i], &wr->sg_list[i]);
-		memcpy(rq->ring + (size_t)(rq->pi++ & (rq->depth - 1)) * XRNIC_RQE_SIZE, &r,
+		memcpy(wq->ring + (size_t)(wq->pi++ & (wq->depth - 1)) * XRNIC_RQE_SIZE, &r,
 		       sizeof(r));
 	}
 	if (n) {
-		__atomic_store_n(&qp->db->rq_pi, htole32(rq->pi), __ATOMIC_RELEASE);
-		xrnic_ring_doorbell(to_xctx(ibqp->context));
+		__atomic_store_n(pi_le, htole32(wq->pi), __ATOMIC_RELEASE);
+		xrnic_ring_doorbell(to_xctx(ibctx));
 	}
-	pthread_spin_unlock(&rq->lock);
+	pthread_spin_unlock(&wq->lock);
 	if (ret)
 		*bad = wr;
 	return ret;
+}
+
+int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+	struct xrnic_qp *qp = to_xqp(ibqp);
+
+	/* A QP on an SRQ has no receive queue of its own. */
+	if (ibqp->srq) {
+		*bad = wr;
+		return EINVAL;
+	}
+	return xrnic_post_rqes(ibqp->context, &qp->rq, &qp->db->rq_pi, &qp->db->rq_ci, wr, bad);
+}
+
+int xrnic_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+	struct xrnic_srq *srq = to_xsrq(ibsrq);
+
+	return xrnic_post_rqes(ibsrq->context, &srq->wq, &srq->db->pi, &srq->db->ci, wr, bad);
 }
 
 void xrnic_qp_reset_queues(struct xrnic_qp *qp)

@@ -184,7 +184,7 @@ static int xrnic_qp_init_attr_ok(const struct ibv_qp_init_attr_ex *attr)
 {
 	uint64_t ops = attr->qp_type == IBV_QPT_UD ? XRNIC_UD_SEND_OPS : XRNIC_SEND_OPS;
 
-	if ((attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD) || attr->srq)
+	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)
 		return EOPNOTSUPP;
 	if (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS |
 				IBV_QP_INIT_ATTR_CREATE_FLAGS))
@@ -230,7 +230,8 @@ static struct ibv_qp *xrnic_create_qp_ex(struct ibv_context *ibctx,
 		goto err_free;
 	qp->ud = attr->qp_type == IBV_QPT_UD;
 	ret = xrnic_map(ibctx, &qp->sq_map, resp.drv.sq_mmap_key, resp.drv.sq_size);
-	if (!ret)
+	/* On an SRQ the QP has no receive ring. */
+	if (!ret && !attr->srq)
 		ret = xrnic_map(ibctx, &qp->rq_map, resp.drv.rq_mmap_key, resp.drv.rq_size);
 	if (ret)
 		goto err_destroy;
@@ -303,6 +304,68 @@ static int xrnic_destroy_qp(struct ibv_qp *ibqp)
 	return 0;
 }
 
+struct xrnic_create_srq_answer {
+	struct ib_uverbs_create_srq_resp ibv;
+	struct xrnic_create_srq_resp drv;
+};
+
+static struct ibv_srq *xrnic_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
+{
+	struct xrnic_create_srq_answer resp = {};
+	struct ibv_create_srq cmd;
+	struct xrnic_srq *srq;
+	int ret;
+
+	srq = calloc(1, sizeof(*srq));
+	if (!srq)
+		return NULL;
+	ret = ibv_cmd_create_srq(pd, &srq->ibv_srq, attr, &cmd, sizeof(cmd), &resp.ibv,
+				 sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = xrnic_map(pd->context, &srq->map, resp.drv.ring_mmap_key, resp.drv.ring_size);
+	if (ret)
+		goto err_destroy;
+	srq->db = (struct xrnic_srq_db *)(srq->map.buf + resp.drv.db_offset);
+	/* The granted sizes, as the kernel answered them (and ibv_cmd_create_srq() tells). */
+	xrnic_wq_init(&srq->wq, srq->map.buf, resp.ibv.max_wr, resp.ibv.max_sge);
+	return &srq->ibv_srq;
+
+err_destroy:
+	ibv_cmd_destroy_srq(&srq->ibv_srq);
+err_free:
+	free(srq);
+	errno = ret;
+	return NULL;
+}
+
+static int xrnic_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)
+{
+	struct ibv_modify_srq cmd;
+
+	return ibv_cmd_modify_srq(srq, attr, mask, &cmd, sizeof(cmd));
+}
+
+static int xrnic_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
+{
+	struct ibv_query_srq cmd;
+
+	return ibv_cmd_query_srq(srq, attr, &cmd, sizeof(cmd));
+}
+
+static int xrnic_destroy_srq(struct ibv_srq *ibsrq)
+{
+	struct xrnic_srq *srq = to_xsrq(ibsrq);
+	int ret = ibv_cmd_destroy_srq(ibsrq);
+
+	if (ret)
+		return ret;
+	xrnic_unmap(&srq->map);
+	pthread_spin_destroy(&srq->wq.lock);
+	free(srq);
+	return 0;
+}
+
 struct xrnic_create_ah_answer {
 	struct ib_uverbs_create_ah_resp ibv;
 	struct xrnic_create_ah_resp drv;
@@ -365,19 +428,24 @@ static const struct verbs_context_ops xrnic_ctx_ops = {
 	.create_cq = xrnic_create_cq,
 	.create_qp = xrnic_create_qp,
 	.create_qp_ex = xrnic_create_qp_ex,
+	.create_srq = xrnic_create_srq,
 	.dealloc_pd = xrnic_dealloc_pd,
 	.dereg_mr = xrnic_dereg_mr,
 	.destroy_ah = xrnic_destroy_ah,
 	.destroy_cq = xrnic_destroy_cq,
 	.destroy_qp = xrnic_destroy_qp,
+	.destroy_srq = xrnic_destroy_srq,
 	.free_context = xrnic_free_context,
 	.modify_qp = xrnic_modify_qp,
+	.modify_srq = xrnic_modify_srq,
 	.poll_cq = xrnic_poll_cq,
 	.post_recv = xrnic_post_recv,
 	.post_send = xrnic_post_send,
+	.post_srq_recv = xrnic_post_srq_recv,
 	.query_device_ex = xrnic_query_device_ex,
 	.query_port = xrnic_query_port,
 	.query_qp = xrnic_query_qp,
+	.query_srq = xrnic_query_srq,
 	.reg_mr = xrnic_reg_mr,
 	.req_notify_cq = xrnic_req_notify_cq,
 };

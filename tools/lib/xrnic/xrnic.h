@@ -44,6 +44,14 @@ struct xrnic_wq {
 	pthread_spinlock_t lock;
 };
 
+/* A shared receive queue: its mapped ring and doorbell record. */
+struct xrnic_srq {
+	struct ibv_srq ibv_srq;
+	struct xrnic_map map;
+	struct xrnic_srq_db *db;
+	struct xrnic_wq wq;
+};
+
 /* An address handle: the kernel's handle and the address vector it resolved. */
 struct xrnic_ah {
 	struct ibv_ah ibv_ah;
@@ -76,6 +84,11 @@ static inline struct xrnic_cq *to_xcq(struct ibv_cq *cq)
 static inline struct xrnic_qp *to_xqp(struct ibv_qp *qp)
 {
 	return (struct xrnic_qp *)((char *)qp - offsetof(struct xrnic_qp, vqp.qp));
+}
+
+static inline struct xrnic_srq *to_xsrq(struct ibv_srq *srq)
+{
+	return (struct xrnic_srq *)((char *)srq - offsetof(struct xrnic_srq, ibv_srq));
 }
 
 static inline struct xrnic_ah *to_xah(struct ibv_ah *ah)
@@ -123,6 +136,7 @@ void xrnic_qp_ex_init(struct xrnic_qp *qp);
 /* datapath.c */
 int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+int xrnic_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
 int xrnic_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc);
 int xrnic_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
 /* After a move to RESET: the device restarts both queues at index 0. */

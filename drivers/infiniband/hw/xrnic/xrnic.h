@@ -100,6 +100,7 @@ struct xrnic_ceq {
  * @cqs: cqn -> struct xr_cq, for events; its lock keeps a CQ alive while
  *	an event is reported on it
  * @qps: qpn -> struct xr_qp, for async events; the same for QPs
+ * @srqs: srqn -> struct xr_srq, for async events; the same for SRQs
  * @db_page: bus address of the doorbell page user space maps, or 0
  * @held_lock: protects @held and @dma_unsafe
  * @held: memory the device was given and may still use (xrnic_dma.c)
@@ -146,6 +147,7 @@ struct xrnic_dev {
 	struct xrnic_ceq ceqs[XRNIC_MAX_VECTORS];
 	struct xarray cqs;
 	struct xarray qps;
+	struct xarray srqs;
 	phys_addr_t db_page;
 	struct mutex held_lock;	/* protects held and dma_unsafe */
 	struct list_head held;
@@ -175,6 +177,11 @@ struct xrnic_ring {
 
 /* Driver data of a CQ: its ring, with the doorbell record after it. */
 struct xrnic_cq {
+	struct xrnic_ring ring;
+};
+
+/* Driver data of an SRQ: its ring, with the doorbell record after it. */
+struct xrnic_srq {
 	struct xrnic_ring ring;
 };
 
@@ -287,6 +294,10 @@ int xrnic_cmd_modify_qp(struct xrnic_dev *xn, const struct xrnic_qp_attr *attr);
 int xrnic_cmd_query_qp(struct xrnic_dev *xn, u32 qpn,
 		       struct xrnic_qp_attr *attr);
 int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn);
+int xrnic_cmd_create_srq(struct xrnic_dev *xn,
+			 const struct xrnic_cmd_create_srq *create, u32 *srqn);
+int xrnic_cmd_srq(struct xrnic_dev *xn, u8 opcode, u32 srqn, u32 limit,
+		  u32 *limit_out);
 int xrnic_cmd_query_stats(struct xrnic_dev *xn, u64 *values);
 int xrnic_cmd_query_resources(struct xrnic_dev *xn,
 			      struct xrnic_resp_query_resources *res);

@@ -294,6 +294,57 @@ int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn)
 }
 
 /**
+ * xrnic_cmd_create_srq - create a shared receive queue
+ * @xn: the device
+ * @create: the command body
+ * @srqn: out: its number
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_create_srq(struct xrnic_dev *xn,
+			 const struct xrnic_cmd_create_srq *create, u32 *srqn)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_CREATE_SRQ,
+		.create_srq = *create,
+	};
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*srqn = le32_to_cpu(cqe.srq.srqn);
+	return ret;
+}
+
+/**
+ * xrnic_cmd_srq - DESTROY_SRQ, MODIFY_SRQ or QUERY_SRQ
+ * @xn: the device
+ * @opcode: which
+ * @srqn: the SRQ
+ * @limit: MODIFY_SRQ: the limit to arm (0: disarm); else 0
+ * @limit_out: QUERY_SRQ: out: the armed limit; else NULL
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_srq(struct xrnic_dev *xn, u8 opcode, u32 srqn, u32 limit,
+		  u32 *limit_out)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = opcode,
+		.srq.srqn = cpu_to_le32(srqn),
+		.srq.limit = cpu_to_le32(limit),
+	};
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret && limit_out)
+		*limit_out = le32_to_cpu(cqe.srq.limit);
+	return ret;
+}
+
+/**
  * xrnic_cmd_query_stats - read the device's counters
  * @xn: the device
  * @values: out: XRNIC_NUM_COUNTERS counters, in enum xrnic_counter order

@@ -26,6 +26,7 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 			      const struct xrnic_aenq_entry *e)
 {
 	u32 param = le32_to_cpu(e->param);
+	struct xr_srq *srq;
 	struct xr_cq *cq;
 
 	switch (le16_to_cpu(e->event)) {
@@ -56,6 +57,16 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 		xrnic_qp_event(xn, param, le16_to_cpu(e->event) ==
 			       XRNIC_EVENT_QP_FATAL ? XR_EVENT_QP_FATAL :
 						      XR_EVENT_QP_ACCESS_ERR);
+		break;
+	case XRNIC_EVENT_QP_LAST_WQE:
+		xrnic_qp_event(xn, param, XR_EVENT_QP_LAST_WQE_REACHED);
+		break;
+	case XRNIC_EVENT_SRQ_LIMIT:
+		xa_lock(&xn->srqs);
+		srq = xa_load(&xn->srqs, param);
+		if (srq)
+			xr_srq_async_event(srq, XR_EVENT_SRQ_LIMIT_REACHED);
+		xa_unlock(&xn->srqs);
 		break;
 	case XRNIC_EVENT_CQ_ERR:
 		xa_lock(&xn->cqs);

@@ -217,6 +217,7 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	INIT_LIST_HEAD(&xn->held);
 	xa_init(&xn->cqs);
 	xa_init(&xn->qps);
+	xa_init(&xn->srqs);
 	pci_set_drvdata(pdev, xn);
 
 	ret = pci_enable_device_mem(pdev);

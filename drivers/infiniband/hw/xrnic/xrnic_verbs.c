@@ -60,6 +60,7 @@ static int xrnic_query_device(struct xr_device *xdev,
 	attr->max_mr = le32_to_cpu(r.max_mr);
 	attr->max_pd = le32_to_cpu(r.max_pd);
 	attr->max_ah = XRNIC_MAX_AH;
+	attr->max_srq = XRNIC_MAX_SRQ;
 	return 0;
 }
 
@@ -339,7 +340,8 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	    cap->max_inline_data > XRNIC_MAX_INLINE)
 		return -EINVAL;
 	cap->max_send_wr = roundup_pow_of_two(max_t(u32, cap->max_send_wr, 2));
-	cap->max_recv_wr = roundup_pow_of_two(max_t(u32, cap->max_recv_wr, 2));
+	if (!qp->srq)
+		cap->max_recv_wr = roundup_pow_of_two(max_t(u32, cap->max_recv_wr, 2));
 	if (cap->max_send_wr > xdev->attr.max_qp_wr ||
 	    cap->max_recv_wr > xdev->attr.max_qp_wr)
 		return -EINVAL;
@@ -351,19 +353,23 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 			       XRNIC_SQE_SIZE, true);
 	if (ret)
 		goto err_free;
-	ret = xrnic_ring_alloc(xn, qp->uobj.ufile, &xqp->rq, cap->max_recv_wr,
-			       XRNIC_RQE_SIZE, false);
-	if (ret)
-		goto err_free_sq;
+	/* With an SRQ there is no receive ring (and no mapping of one). */
+	if (!qp->srq) {
+		ret = xrnic_ring_alloc(xn, qp->uobj.ufile, &xqp->rq, cap->max_recv_wr,
+				       XRNIC_RQE_SIZE, false);
+		if (ret)
+			goto err_free_sq;
+	}
 
 	create.pdn = cpu_to_le32(qp->pd->pdn);
 	create.send_cqn = cpu_to_le32(qp->send_cq->cqn);
 	create.recv_cqn = cpu_to_le32(qp->recv_cq->cqn);
 	create.sq_depth = cpu_to_le32(cap->max_send_wr);
-	create.rq_depth = cpu_to_le32(cap->max_recv_wr);
+	create.rq_depth = cpu_to_le32(qp->srq ? 0 : cap->max_recv_wr);
 	create.qp_type = qp->qp_type == IB_UVERBS_QPT_UD ? XRNIC_QPT_UD : XRNIC_QPT_RC;
 	create.max_send_sge = cap->max_send_sge;
-	create.max_recv_sge = cap->max_recv_sge;
+	create.max_recv_sge = qp->srq ? 0 : cap->max_recv_sge;
+	create.srqn = cpu_to_le32(qp->srq ? qp->srq->srqn : 0);
 	create.sq_addr = cpu_to_le64(xqp->sq.dma);
 	create.rq_addr = cpu_to_le64(xqp->rq.dma);
 	create.max_inline = cpu_to_le32(cap->max_inline_data);
@@ -389,7 +395,8 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 err_destroy:
 	xrnic_cmd_destroy_qp(xn, qp->qpn);
 err_free_rq:
-	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
+	if (!qp->srq)
+		xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
 err_free_sq:
 	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq);
 err_free:
@@ -406,7 +413,8 @@ static int xrnic_destroy_qp(struct xr_device *xdev, struct xr_qp *qp)
 	/* Under the lock: an async event being reported ends first. */
 	xa_erase(&xn->qps, qp->qpn);
 	ret = xrnic_cmd_destroy_qp(xn, qp->qpn);
-	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
+	if (!qp->srq)
+		xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
 	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq);
 	kfree(xqp);
 	return ret;
@@ -493,6 +501,81 @@ static int xrnic_query_qp(struct xr_device *xdev, struct xr_qp *qp,
 	return 0;
 }
 
+static int xrnic_create_srq(struct xr_device *xdev, struct xr_srq *srq,
+			    struct xr_udata *udata)
+{
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	struct xrnic_create_srq_resp resp = {};
+	struct xrnic_cmd_create_srq create = {};
+	struct xrnic_srq *xsrq;
+	int ret;
+
+	if (srq->max_sge > XRNIC_MAX_SGE)
+		return -EINVAL;
+	srq->max_wr = roundup_pow_of_two(max_t(u32, srq->max_wr, 2));
+	if (srq->max_wr > xdev->attr.max_qp_wr)
+		return -EINVAL;
+	xsrq = kzalloc(sizeof(*xsrq), GFP_KERNEL_ACCOUNT);
+	if (!xsrq)
+		return -ENOMEM;
+	ret = xrnic_ring_alloc(xn, srq->uobj.ufile, &xsrq->ring, srq->max_wr,
+			       XRNIC_RQE_SIZE, true);
+	if (ret)
+		goto err_free;
+	create.pdn = cpu_to_le32(srq->pd->pdn);
+	create.depth = cpu_to_le32(srq->max_wr);
+	create.ring_addr = cpu_to_le64(xsrq->ring.dma);
+	create.db_addr = cpu_to_le64(xsrq->ring.dma + xsrq->ring.db_offset);
+	create.max_sge = srq->max_sge;
+	ret = xrnic_cmd_create_srq(xn, &create, &srq->srqn);
+	if (ret)
+		goto err_ring;
+	resp.ring_mmap_key = xsrq->ring.mmap_key;
+	resp.ring_size = xsrq->ring.size;
+	resp.db_offset = xsrq->ring.db_offset;
+	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
+	if (ret)
+		goto err_destroy;
+	ret = xa_insert(&xn->srqs, srq->srqn, srq, GFP_KERNEL);
+	if (ret)
+		goto err_destroy;
+	srq->priv = xsrq;
+	return 0;
+
+err_destroy:
+	xrnic_cmd_srq(xn, XRNIC_ADMIN_DESTROY_SRQ, srq->srqn, 0, NULL);
+err_ring:
+	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring);
+err_free:
+	kfree(xsrq);
+	return ret;
+}
+
+static int xrnic_modify_srq(struct xr_device *xdev, struct xr_srq *srq, u32 limit)
+{
+	return xrnic_cmd_srq(to_xrnic(xdev), XRNIC_ADMIN_MODIFY_SRQ, srq->srqn, limit,
+			     NULL);
+}
+
+static int xrnic_query_srq(struct xr_device *xdev, struct xr_srq *srq, u32 *limit)
+{
+	return xrnic_cmd_srq(to_xrnic(xdev), XRNIC_ADMIN_QUERY_SRQ, srq->srqn, 0, limit);
+}
+
+static int xrnic_destroy_srq(struct xr_device *xdev, struct xr_srq *srq)
+{
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	struct xrnic_srq *xsrq = srq->priv;
+	int ret;
+
+	/* Under the lock: an async event being reported ends first. */
+	xa_erase(&xn->srqs, srq->srqn);
+	ret = xrnic_cmd_srq(xn, XRNIC_ADMIN_DESTROY_SRQ, srq->srqn, 0, NULL);
+	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring);
+	kfree(xsrq);
+	return ret;
+}
+
 /* The device keeps no address handles: its library gets the next hop. */
 static int xrnic_create_ah(struct xr_device *xdev, struct xr_ah *ah,
 			   struct xr_udata *udata)
@@ -567,6 +650,10 @@ const struct xr_device_ops xrnic_dev_ops = {
 	.destroy_qp = xrnic_destroy_qp,
 	.modify_qp = xrnic_modify_qp,
 	.query_qp = xrnic_query_qp,
+	.create_srq = xrnic_create_srq,
+	.modify_srq = xrnic_modify_srq,
+	.query_srq = xrnic_query_srq,
+	.destroy_srq = xrnic_destroy_srq,
 	.create_ah = xrnic_create_ah,
 	.set_gid = xrnic_set_gid,
 	.query_stats = xrnic_query_stats,

@@ -2,7 +2,7 @@
 /*
  * User objects through the uverbs ABI: protection domains, memory
  * registration (pinning, keys, limits), completion queues and channels,
- * RC and UD queue pairs and their state machines, address handles, teardown on close and on
+ * RC and UD queue pairs and their state machines, SRQs, address handles, teardown on close and on
  * kill -9, and isolation between processes.
  */
 #include <errno.h>
@@ -421,6 +421,63 @@ TEST_F(ctx, ud_qp_state_machine)
 	EXPECT_EQ(0, q.dest.is_global);
 	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
 	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+}
+
+/*
+ * SRQs: sizes checked and rounded, the ring mappable, the limit below the
+ * size, no resizing, busy while a QP uses it, released with the file.
+ */
+TEST_F(ctx, shared_receive_queues)
+{
+	struct ib_uverbs_create_srq_resp srq, srq2;
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	struct xrnic_create_srq_resp drv;
+	struct ib_uverbs_create_qp req = {};
+	void *ring;
+
+	EXPECT_EQ(-EINVAL, xv_create_srq(self->fd, self->pd, 0, 1, &srq, NULL));
+	EXPECT_EQ(-EINVAL, xv_create_srq(self->fd, self->pd, 1 << 20, 1, &srq, NULL));
+	EXPECT_EQ(-EINVAL, xv_create_srq(self->fd, self->pd, 8, 7, &srq, NULL));
+	EXPECT_EQ(-EINVAL, xv_create_srq(self->fd, 777, 8, 1, &srq, NULL));
+	ASSERT_EQ(0, xv_create_srq(self->fd, self->pd, 10, 2, &srq, &drv));
+	EXPECT_EQ(16, srq.max_wr);
+	EXPECT_EQ(2, srq.max_sge);
+	EXPECT_LE(1, srq.srqn);
+	ring = mmap(NULL, drv.ring_size, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		    drv.ring_mmap_key);
+	ASSERT_NE(MAP_FAILED, ring);
+	munmap(ring, drv.ring_size);
+	EXPECT_EQ(-EBUSY, xv_dealloc_pd(self->fd, self->pd));
+	EXPECT_EQ(-EINVAL, xv_modify_srq(self->fd, srq.srq_handle, IBV_SRQ_LIMIT, 0, 16));
+	EXPECT_EQ(0, xv_modify_srq(self->fd, srq.srq_handle, IBV_SRQ_LIMIT, 0, 15));
+	EXPECT_EQ(-EOPNOTSUPP, xv_modify_srq(self->fd, srq.srq_handle, IBV_SRQ_MAX_WR, 32, 0));
+	EXPECT_EQ(-EINVAL, xv_modify_srq(self->fd, self->pd, IBV_SRQ_LIMIT, 0, 1));
+
+	/* A QP on it; on another file's handle, or a PD's: refused. */
+	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp(self->fd, self->pd, cq.cq_handle, cq.cq_handle, 4, &qp, NULL));
+	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
+	req = (struct ib_uverbs_create_qp){
+		.pd_handle = self->pd, .send_cq_handle = cq.cq_handle,
+		.recv_cq_handle = cq.cq_handle, .srq_handle = self->pd, .is_srq = 1,
+		.max_send_wr = 4, .max_send_sge = 1, .qp_type = IBV_QPT_RC,
+	};
+	EXPECT_EQ(-EINVAL, xv_create_qp_req(self->fd, &req, &qp, NULL));
+	req.srq_handle = srq.srq_handle;
+	ASSERT_EQ(0, xv_create_qp_req(self->fd, &req, &qp, NULL));
+	EXPECT_EQ(0, qp.max_recv_wr);
+	EXPECT_EQ(-EBUSY, xv_destroy_srq(self->fd, srq.srq_handle));
+	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
+	EXPECT_EQ(0, xv_destroy_srq(self->fd, srq.srq_handle));
+	EXPECT_EQ(-EINVAL, xv_destroy_srq(self->fd, srq.srq_handle));
+	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+	/* One left to close goes with the file. */
+	ASSERT_EQ(0, xv_create_srq(self->fd, self->pd, 4, 1, &srq2, NULL));
+	close(self->fd);
+	EXPECT_EQ(0, xt_device_holds_only_pds(0));
+	self->fd = xv_open_context(NULL);
+	ASSERT_LE(0, self->fd);
 }
 
 /* A queue of no entries is allowed, as in Linux (qperf creates such QPs). */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The data path through the public verbs API (Debian's libibverbs with our
- * provider): two RC QPs of one process connected to each other on xrnic0,
+ * provider): two RC QPs of one process connected to each other on xrnic0
+ * (and one on an SRQ),
  * so that every byte goes through the device.  Data is checked byte for
  * byte; error statuses are those of the IB spec; the data path makes no
  * system call.
@@ -1152,6 +1153,88 @@ TEST(killed_mid_transfer_leaves_nothing)
 		EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 		EXPECT_EQ(0, xt_device_holds_only_pds(0));
 	}
+}
+
+/* The next async event of ctx within 10 s, acknowledged: its type, or -1. */
+static int next_async_event(struct ibv_context *ctx, struct ibv_async_event *ev)
+{
+	struct pollfd p = { .fd = ctx->async_fd, .events = POLLIN };
+
+	if (poll(&p, 1, 10000) != 1 || ibv_get_async_event(ctx, ev))
+		return -1;
+	ibv_ack_async_event(ev);
+	return ev->event_type;
+}
+
+/*
+ * An SRQ feeding a QP: WQEs taken in order, the limit's one event when
+ * fewer are left, LAST_WQE_REACHED when the QP enters ERR, the SRQ busy
+ * while a QP uses it, and no receive queue of the QP's own.
+ */
+TEST_F(loop, srq_feeds_a_qp_and_reports_its_limit_and_the_last_wqe)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct ibv_sge sge = { (uintptr_t)self->src, 64, self->src_mr->lkey };
+	struct ibv_sge rsge = { (uintptr_t)self->dst, 4096, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp_init_attr init = {
+		.send_cq = self->cq, .recv_cq = self->cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+	};
+	struct ibv_srq_attr attr = { .srq_limit = 3 };
+	struct ibv_async_event ev;
+	struct ibv_qp *qp, *rqp;
+	struct ibv_srq *srq;
+	struct ibv_wc wc;
+	int i, n;
+
+	ASSERT_NE(NULL, srq = ibv_create_srq(self->pd, &sa));
+	EXPECT_LE(8, sa.attr.max_wr);
+	init.srq = srq;
+	ASSERT_NE(NULL, rqp = ibv_create_qp(self->pd, &init));
+	EXPECT_EQ(0, init.cap.max_recv_wr);
+	qp = self->qp[0];
+	ASSERT_EQ(0, ibv_modify_qp(qp, &err, IBV_QP_STATE));
+	err.qp_state = IBV_QPS_RESET;
+	ASSERT_EQ(0, ibv_modify_qp(qp, &err, IBV_QP_STATE));
+	ASSERT_EQ(0, connect_qp(qp, rqp->qp_num, 7));
+	ASSERT_EQ(0, connect_qp(rqp, qp->qp_num, 7));
+	EXPECT_EQ(EINVAL, ibv_post_recv(rqp, &rwr, &bad_r));	/* no RQ of its own */
+	for (i = 0; i < 4; i++) {
+		rwr.wr_id = 100 + i;
+		ASSERT_EQ(0, ibv_post_srq_recv(srq, &rwr, &bad_r));
+	}
+	ASSERT_EQ(0, ibv_modify_srq(srq, &attr, IBV_SRQ_LIMIT));
+	memset(&attr, 0, sizeof(attr));
+	ASSERT_EQ(0, ibv_query_srq(srq, &attr));
+	EXPECT_EQ(3, attr.srq_limit);
+	for (i = 0; i < 2; i++) {
+		wr.wr_id = i;
+		ASSERT_EQ(0, ibv_post_send(qp, &wr, &bad));
+		for (n = 0; n < 2; n++) {
+			ASSERT_EQ(0, poll_one(self->cq, &wc));
+			EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+			if (wc.opcode == IBV_WC_RECV) {
+				EXPECT_EQ(100 + i, wc.wr_id);
+				EXPECT_EQ(rqp->qp_num, wc.qp_num);
+			}
+		}
+	}
+	/* 2 left, fewer than 3: one event, and the limit is disarmed. */
+	ASSERT_EQ(IBV_EVENT_SRQ_LIMIT_REACHED, next_async_event(self->ctx, &ev));
+	EXPECT_EQ(srq, ev.element.srq);
+	ASSERT_EQ(0, ibv_query_srq(srq, &attr));
+	EXPECT_EQ(0, attr.srq_limit);
+	err.qp_state = IBV_QPS_ERR;
+	ASSERT_EQ(0, ibv_modify_qp(rqp, &err, IBV_QP_STATE));
+	ASSERT_EQ(IBV_EVENT_QP_LAST_WQE_REACHED, next_async_event(self->ctx, &ev));
+	EXPECT_EQ(rqp, ev.element.qp);
+	EXPECT_EQ(EBUSY, ibv_destroy_srq(srq));
+	EXPECT_EQ(0, ibv_destroy_qp(rqp));
+	EXPECT_EQ(0, ibv_destroy_srq(srq));
 }
 
 TEST_HARNESS_MAIN

@@ -194,9 +194,14 @@ int xv_create_qp_of(int fd, uint8_t type, uint32_t pd, uint32_t send_cq, uint32_
 		.max_recv_sge = 1, .qp_type = type,
 	};
 
-	return cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_QP, &req,
-			       sizeof(req), resp, sizeof(*resp), drv,
-			       drv ? sizeof(*drv) : 0);
+	return xv_create_qp_req(fd, &req, resp, drv);
+}
+
+int xv_create_qp_req(int fd, struct ib_uverbs_create_qp *req,
+		     struct ib_uverbs_create_qp_resp *resp, struct xrnic_create_qp_resp *drv)
+{
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_QP, req, sizeof(*req), resp,
+			       sizeof(*resp), drv, drv ? sizeof(*drv) : 0);
 }
 
 int xv_create_qp(int fd, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
@@ -307,4 +312,33 @@ long xv_vm_pinned_kb(void)
 			break;
 	fclose(f);
 	return kb;
+}
+
+int xv_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
+		  struct ib_uverbs_create_srq_resp *resp, struct xrnic_create_srq_resp *drv)
+{
+	struct ib_uverbs_create_srq req = {
+		.user_handle = 0x5e, .pd_handle = pd, .max_wr = max_wr, .max_sge = max_sge,
+	};
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_CREATE_SRQ, &req, sizeof(req), resp,
+			       sizeof(*resp), drv, drv ? sizeof(*drv) : 0);
+}
+
+int xv_modify_srq(int fd, uint32_t srq, uint32_t mask, uint32_t max_wr, uint32_t limit)
+{
+	struct ib_uverbs_modify_srq req = {
+		.srq_handle = srq, .attr_mask = mask, .max_wr = max_wr, .srq_limit = limit,
+	};
+
+	return xv_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req, sizeof(req), NULL, 0, 0);
+}
+
+int xv_destroy_srq(int fd, uint32_t srq)
+{
+	struct ib_uverbs_destroy_srq_resp resp;
+	struct ib_uverbs_destroy_srq req = { .srq_handle = srq };
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &req, sizeof(req), &resp,
+			       sizeof(resp), NULL, 0);
 }

@@ -54,12 +54,19 @@ int xv_create_qp(int fd, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
 int xv_create_qp_of(int fd, uint8_t type, uint32_t pd, uint32_t send_cq, uint32_t recv_cq,
 		    uint32_t send_wr, uint32_t recv_wr, struct ib_uverbs_create_qp_resp *resp,
 		    struct xrnic_create_qp_resp *drv);
+/* ... as req asks (its response pointer is filled in). */
+int xv_create_qp_req(int fd, struct ib_uverbs_create_qp *req,
+		     struct ib_uverbs_create_qp_resp *resp, struct xrnic_create_qp_resp *drv);
 int xv_modify_qp(int fd, struct ib_uverbs_modify_qp *req);
 int xv_query_qp(int fd, uint32_t qp, struct ib_uverbs_query_qp_resp *resp);
 int xv_destroy_qp(int fd, uint32_t qp);
 int xv_create_ah(int fd, uint32_t pd, const struct ib_uverbs_ah_attr *attr,
 		 struct ib_uverbs_create_ah_resp *resp, struct xrnic_create_ah_resp *drv);
 int xv_destroy_ah(int fd, uint32_t ah);
+int xv_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
+		  struct ib_uverbs_create_srq_resp *resp, struct xrnic_create_srq_resp *drv);
+int xv_modify_srq(int fd, uint32_t srq, uint32_t mask, uint32_t max_wr, uint32_t limit);
+int xv_destroy_srq(int fd, uint32_t srq);
 
 /* Move a fresh QP through INIT and RTR to RTS (loopback to @dest_qpn). */
 int xv_qp_to_rts(int fd, uint32_t qp, uint32_t dest_qpn);
