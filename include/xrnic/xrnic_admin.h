@@ -221,6 +221,7 @@ struct xrnic_cmd_cq {
 
 enum xrnic_qp_type {
 	XRNIC_QPT_RC	= 2,	/* the IB verbs values */
+	XRNIC_QPT_UC	= 3,
 	XRNIC_QPT_UD	= 4,
 };
 
@@ -310,12 +311,16 @@ enum xrnic_qp_state {
 #define XRNIC_QP_RC_ATTRS		(XRNIC_QP_ATTR_ALL & ~XRNIC_QP_QKEY)
 #define XRNIC_QP_UD_ATTRS		(XRNIC_QP_STATE | XRNIC_QP_PKEY_INDEX | XRNIC_QP_PORT | \
 					 XRNIC_QP_QKEY | XRNIC_QP_SQ_PSN)
+#define XRNIC_QP_UC_ATTRS		(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS | \
+					 XRNIC_QP_PKEY_INDEX | XRNIC_QP_PORT | XRNIC_QP_AV | \
+					 XRNIC_QP_PATH_MTU | XRNIC_QP_RQ_PSN | XRNIC_QP_SQ_PSN | \
+					 XRNIC_QP_DEST_QPN)
 
 /*
  * MODIFY_QP command and QUERY_QP answer.  MODIFY_QP applies the fields
  * named in attr_mask; a state change must be a legal transition.
  * QUERY_QP takes only qpn and answers every field of its QP's type
- * (attr_mask: XRNIC_QP_RC_ATTRS or XRNIC_QP_UD_ATTRS).  The address
+ * (attr_mask: XRNIC_QP_RC_ATTRS, XRNIC_QP_UC_ATTRS or XRNIC_QP_UD_ATTRS).  The address
  * vector (XRNIC_QP_AV) is the remote port's GID, the index of the local
  * one, and the Ethernet address the driver resolved for the path (the
  * peer, or the gateway to it).  A UD QP has only the state, PKEY_INDEX,

@@ -17,6 +17,7 @@ rc_pingpong_one_mib ibv_rc_pingpong -g 1 -s 1048576 -n 10
 ud_pingpong_checks_data ibv_ud_pingpong -g 1 -c -n 200
 ud_pingpong_over_ipv6 ibv_ud_pingpong -g 0 -c -n 50
 srq_pingpong_checks_data ibv_srq_pingpong -g 1 -c -q 4 -n 100
+uc_pingpong_checks_data ibv_uc_pingpong -g 1 -c -n 100
 ib_write_bw ib_write_bw -x 1 -s 65536 -n 200 -F
 ib_read_bw ib_read_bw -x 1 -s 65536 -n 200 -F
 ib_send_bw ib_send_bw -x 1 -s 65536 -n 200 -F
@@ -25,6 +26,7 @@ ib_write_lat ib_write_lat -x 1 -s 8 -n 200 -F
 ib_send_bw_ud ib_send_bw -x 1 -c UD -s 1024 -n 200 -F
 ib_send_lat_ud ib_send_lat -x 1 -c UD -s 64 -n 200 -F
 ib_send_bw_srq ib_send_bw -x 1 --use-srq -s 65536 -n 200 -F
+ib_write_bw_uc ib_write_bw -x 1 -c UC -s 65536 -n 200 -F
 verbs_peer /selftests/verbs_peer -g 1 -q 4 -s 4194304 -n 1000 -a 500
 LIST
 }

@@ -3,7 +3,7 @@
 # scripts/tests/rdma-pair.sh as /rdma-pair.sh and the selftests' build as
 # /selftests): RDMA between two XRNICs over RoCE v2 on the runner's
 # segment, with Debian's unmodified ibv_rc_pingpong, ibv_ud_pingpong,
-# ibv_srq_pingpong and perftest (RC, UD, an SRQ) and our
+# ibv_srq_pingpong, ibv_uc_pingpong and perftest (RC, UC, UD, an SRQ) and our
 # verbs_peer (every opcode, data checked byte for byte, many QPs, up to
 # 16 MiB).  Guest 1 runs the servers, guest 2 the clients.  Afterwards each
 # side checks the device's ICRC errors: none, or with faults injected
@@ -21,6 +21,7 @@ rc_pingpong_one_mib ibv_rc_pingpong -g 1 -s 1048576 -n 10
 ud_pingpong_checks_data ibv_ud_pingpong -g 1 -c -n 200
 ud_pingpong_over_ipv6 ibv_ud_pingpong -g 0 -s 4096 -n 100
 srq_pingpong_checks_data ibv_srq_pingpong -g 1 -c -n 100
+uc_pingpong_checks_data ibv_uc_pingpong -g 1 -c -n 200
 srq_pingpong_events ibv_srq_pingpong -g 1 -e -q 4 -n 100
 ib_write_bw ib_write_bw -x 1 -s 65536 -n 200 -F
 ib_read_bw ib_read_bw -x 1 -s 65536 -n 200 -F
@@ -30,6 +31,7 @@ ib_write_lat ib_write_lat -x 1 -s 8 -n 200 -F
 ib_send_bw_ud ib_send_bw -x 1 -c UD -s 4096 -n 200 -F
 ib_send_lat_ud ib_send_lat -x 1 -c UD -s 64 -n 200 -F
 ib_send_bw_srq ib_send_bw -x 1 --use-srq -s 65536 -n 200 -F
+ib_write_bw_uc ib_write_bw -x 1 -c UC -s 65536 -n 200 -F
 verbs_peer_16_mib /selftests/verbs_peer -g 1 -s 16777216 -n 2000 -a 2000
 verbs_peer_16_qps /selftests/verbs_peer -g 0 -q 16 -s 65536 -n 500 -a 200
 LIST

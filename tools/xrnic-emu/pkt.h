@@ -18,7 +18,7 @@
 #include <endian.h>
 #include <linux/types.h>
 
-/* Opcodes (IBTA table 38): RC's prefix is 000, UD's 011. */
+/* Opcodes (IBTA table 38): RC's prefix is 000, UC's 001, UD's 011. */
 enum xe_op {
 	XE_OP_SEND_FIRST		= 0x00,
 	XE_OP_SEND_MIDDLE		= 0x01,
@@ -41,6 +41,8 @@ enum xe_op {
 	XE_OP_ATOMIC_ACK		= 0x12,
 	XE_OP_CMP_SWAP			= 0x13,
 	XE_OP_FETCH_ADD			= 0x14,
+	/* UC (prefix 001): RC's SENDs and WRITEs, XE_OP_UC | RC's opcode */
+	XE_OP_UC			= 0x20,
 	/* UD (prefix 011) */
 	XE_OP_UD_SEND_ONLY		= 0x64,
 	XE_OP_UD_SEND_ONLY_IMM		= 0x65,
@@ -173,6 +175,14 @@ uint32_t xe_pkt_build(uint8_t *hdr, struct xe_pkt *p);
  * opcode that carries none, or pad longer than the payload).
  */
 int xe_pkt_parse(struct xe_pkt *p, const uint8_t *b, size_t avail, size_t len);
+
+/* The transport an opcode belongs to: enum xrnic_qp_type (RC 2, UC 3, UD 4). */
+static inline uint8_t xe_op_transport(uint8_t opcode)
+{
+	static const uint8_t qpt[8] = { [0] = 2, [1] = 3, [3] = 4 };
+
+	return qpt[opcode >> 5];
+}
 
 /* 256 << (path_mtu - 1): the bytes of enum ib_mtu 1..5. */
 static inline uint32_t xe_mtu_bytes(uint8_t path_mtu)

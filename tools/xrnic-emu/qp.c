@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Queue pairs: the QP table (CREATE_QP, DESTROY_QP, QUERY_QP) and the
- * state machine with its attributes (MODIFY_QP), for RC and UD QPs.  Which attributes each
+ * state machine with its attributes (MODIFY_QP), for RC, UC and UD QPs.  Which attributes each
  * transition requires is the kernel core's business (ib_modify_qp_is_ok());
  * the device checks that the transition is legal and each value in range.
  */
@@ -44,7 +44,14 @@ static bool xe_qp_transition_ok(uint8_t from, uint8_t to)
 /* The MODIFY_QP and QUERY_QP attributes of qp's type. */
 static uint32_t xe_qp_attrs_of(const struct xe_qp *qp)
 {
-	return qp->type == XRNIC_QPT_UD ? XRNIC_QP_UD_ATTRS : XRNIC_QP_RC_ATTRS;
+	switch (qp->type) {
+	case XRNIC_QPT_UD:
+		return XRNIC_QP_UD_ATTRS;
+	case XRNIC_QPT_UC:
+		return XRNIC_QP_UC_ATTRS;
+	default:
+		return XRNIC_QP_RC_ATTRS;
+	}
 }
 
 /* The live QP numbered qpn, or NULL. */
@@ -70,8 +77,9 @@ static uint8_t xe_qp_create_check(struct xe_dev *xe, const struct xrnic_cmd_crea
 
 	if (c->reserved0)
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
-	if (c->qp_type != XRNIC_QPT_RC && c->qp_type != XRNIC_QPT_UD)
-		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "qp_type not RC or UD");
+	if (c->qp_type != XRNIC_QPT_RC && c->qp_type != XRNIC_QPT_UC &&
+	    c->qp_type != XRNIC_QPT_UD)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "qp_type not RC, UC or UD");
 	if (srq && (c->rq_depth || c->rq_addr || c->max_recv_sge))
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "a receive queue with an SRQ");
 	if (!xe_wq_depth_ok(le32toh(c->sq_depth)) ||

@@ -371,6 +371,48 @@ static int xe_req_take(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 	return 1;
 }
 
+/*
+ * UC (IBTA 9.7.6): a WQE's packets all leave at once, RC's SEND and WRITE
+ * opcodes with the UC prefix, and it completes once the last has left: no
+ * ACK, no retransmission, a lost packet loses the message at the
+ * responder.  READs and atomics are not UC operations.
+ */
+static bool xe_uc_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
+{
+	struct xe_msg *m = xe_req_msg(qp, qp->sq_ci);
+	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu), i;
+	uint8_t status = XRNIC_WC_SUCCESS, verr = XRNIC_VERR_NONE;
+	struct xe_pkt p;
+
+	if (pi == qp->sq_ci)
+		return false;
+	memcpy(&m->wqe, qp->sq + (size_t)(qp->sq_ci & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
+	       sizeof(m->wqe));
+	if (m->wqe.opcode >= XRNIC_WR_NUM_OPCODES || xe_wr_is_rd_atomic(m->wqe.opcode) ||
+	    xe_req_check(qp, &m->wqe, m->pieces, &m->local)) {
+		status = XRNIC_WC_LOC_QP_OP_ERR;
+		verr = XRNIC_VERR_BAD_WQE;
+	} else if (xe_buf_check(xe, &m->local)) {
+		status = XRNIC_WC_LOC_PROT_ERR;
+		verr = XRNIC_VERR_LKEY;
+	}
+	m->first_psn = qp->attr.sq_psn;
+	m->npsn = xe_pkt_count(m->local.len, mtu);
+	m->done = 0;
+	for (i = 0; status == XRNIC_WC_SUCCESS && i < m->npsn; i++) {
+		xe_req_packet(qp, m, i, &p);
+		p.opcode |= XE_OP_UC;
+		p.ackreq = false;
+		xe_wire_send(xe, qp, &p, &m->local, (uint64_t)i * mtu);
+	}
+	if (status == XRNIC_WC_SUCCESS)
+		qp->attr.sq_psn = (m->first_psn + m->npsn) & XE_PSN_MASK;
+	qp->req.sq_next = qp->sq_ci + 1;
+	qp->req.send_idx = qp->req.sq_next;
+	xe_comp_wqe(xe, qp, status, verr, status == XRNIC_WC_SUCCESS ? m->local.len : 0);
+	return true;
+}
+
 /* The requester's timer expired; false when it failed the QP. */
 static bool xe_req_expire(struct xe_dev *xe, struct xe_qp *qp)
 {
@@ -422,6 +464,8 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 	}
 	if (qp->type == XRNIC_QPT_UD)
 		return xe_ud_send(xe, qp, pi);
+	if (qp->type == XRNIC_QPT_UC)
+		return xe_uc_send(xe, qp, pi);
 	/* An answer that waits on the input is read before the ACK timer judges. */
 	if (r->timer != XE_TIMER_NONE && (!r->wait_until || xe_now_ns() >= r->wait_until) &&
 	    !(r->timer == XE_TIMER_ACK && xe->rx_pending)) {

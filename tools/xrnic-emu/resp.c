@@ -392,11 +392,55 @@ static enum xe_verdict xe_resp_execute(struct xe_dev *xe, struct xe_qp *qp, cons
 	return xe_exec_atomic(xe, qp, rx);
 }
 
+/*
+ * UC (IBTA 9.7.6): no ACK, no NAK, no retry.  A PSN other than the next
+ * one means packets were lost: the message in progress is dropped (its
+ * receive WQE stays for the next one) and only a FIRST or ONLY starts
+ * another.  A packet that fails a check is dropped with its message; the
+ * QP goes to ERR only for its own receive WQE's errors (too small, a bad
+ * lkey), which complete that WQE in error.
+ */
+static void xe_uc_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
+{
+	const struct xe_pkt *p = &rx->pkt;
+	uint32_t rq_ci = qp->rq_ci;
+	enum xe_verdict v;
+
+	if (qp->state != XRNIC_QPS_RTR && qp->state != XRNIC_QPS_RTS)
+		goto drop;
+	if (p->psn != qp->attr.rq_psn)
+		qp->resp.msg = 0;
+	qp->attr.rq_psn = (p->psn + 1) & XE_PSN_MASK;
+	/* A FIRST cuts short a message that lost its LAST. */
+	if (p->mask & XE_PKT_FIRST)
+		qp->resp.msg = 0;
+	if (xe_check_op_seq(qp, p) != XE_V_DONE || xe_check_length(qp, p) != XE_V_DONE ||
+	    xe_check_qp_access(qp, p) != XE_V_DONE)
+		goto drop_msg;
+	v = p->mask & XE_PKT_SEND ? xe_exec_send(xe, qp, rx) : xe_exec_write(xe, qp, rx);
+	if (v == XE_V_DONE)
+		return;
+	if (qp->rq_ci != rq_ci) {
+		xe_qp_to_err(xe, qp);
+		return;
+	}
+drop_msg:
+	qp->resp.msg = 0;
+drop:
+	xe->counters[XRNIC_CNT_RX_DROPPED]++;
+}
+
 void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 {
 	const struct xe_pkt *p = &rx->pkt;
-	enum xe_verdict v = xe_resp_execute(xe, qp, rx);
+	enum xe_verdict v;
 	uint8_t nak = 0;
+
+	if (qp->type == XRNIC_QPT_UC) {
+		xe_uc_rcv(xe, qp, rx);
+		return;
+	}
+	v = xe_resp_execute(xe, qp, rx);
 
 	switch (v) {
 	case XE_V_DONE:

@@ -130,7 +130,6 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 			    .ip = f->ip, .ip_len = f->ip_len };
 	struct xe_buf after_hdr;
 	struct xe_qp *qp;
-	bool datagram;
 
 	if (xe_pkt_parse(&rx.pkt, f->hdr, f->hdr_avail, f->len))
 		goto drop;
@@ -147,9 +146,8 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 		rx.payload_off = 0;
 	}
 	qp = xe_qp_get(xe, rx.pkt.qpn);
-	/* A datagram is for a UD QP, and a UD QP takes only datagrams. */
-	datagram = rx.pkt.mask & XE_PKT_DETH;
-	if (!qp || datagram != (qp->type == XRNIC_QPT_UD))
+	/* Each QP takes the opcodes of its own transport only. */
+	if (!qp || xe_op_transport(rx.pkt.opcode) != qp->type)
 		goto drop;
 	if (qp->type == XRNIC_QPT_UD)
 		xe_ud_rcv(xe, qp, &rx);

@@ -521,7 +521,8 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	int ret;
 
 	xr_cmd_in(cmd, &req, sizeof(req));
-	if (req.qp_type != IB_UVERBS_QPT_RC && req.qp_type != IB_UVERBS_QPT_UD)
+	if (req.qp_type != IB_UVERBS_QPT_RC && req.qp_type != IB_UVERBS_QPT_UC &&
+	    req.qp_type != IB_UVERBS_QPT_UD)
 		return -EOPNOTSUPP;
 	/* A queue of no entries is allowed, as Linux allows it (qperf asks it). */
 	if (req.max_send_wr > a->max_qp_wr || req.max_recv_wr > a->max_qp_wr ||
@@ -603,7 +604,7 @@ struct xr_qp_transition {
 };
 
 /*
- * The RC and UD rows of the IB spec's QP state transition table (as
+ * The RC, UC and UD rows of the IB spec's QP state transition table (as
  * Linux's ib_modify_qp_is_ok()): which transitions exist, and for each,
  * the attributes it requires and those it allows.  Alternate paths and
  * path migration are not supported and so are not allowed.
@@ -648,6 +649,33 @@ static const struct xr_qp_transition xr_rc_qp_table[XR_QPS_MAX][XR_QPS_MAX] = {
 	[XR_QPS_ERR] = {},
 };
 
+static const struct xr_qp_transition xr_uc_qp_table[XR_QPS_MAX][XR_QPS_MAX] = {
+	[XR_QPS_RESET] = {
+		[XR_QPS_RESET] = { true },
+		[XR_QPS_INIT] = { true, XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_ACCESS_FLAGS },
+	},
+	[XR_QPS_INIT] = {
+		[XR_QPS_INIT] = { true, 0,
+			       XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_ACCESS_FLAGS },
+		[XR_QPS_RTR] = { true,
+			      XR_QP_AV | XR_QP_PATH_MTU | XR_QP_DEST_QPN | XR_QP_RQ_PSN,
+			      XR_QP_ACCESS_FLAGS | XR_QP_PKEY_INDEX },
+	},
+	[XR_QPS_RTR] = {
+		[XR_QPS_RTS] = { true, XR_QP_SQ_PSN, XR_QP_CUR_STATE | XR_QP_ACCESS_FLAGS },
+	},
+	[XR_QPS_RTS] = {
+		[XR_QPS_RTS] = { true, 0, XR_QP_CUR_STATE | XR_QP_ACCESS_FLAGS },
+		[XR_QPS_SQD] = { true, 0, XR_QP_EN_SQD_ASYNC_NOTIFY },
+	},
+	[XR_QPS_SQD] = {
+		[XR_QPS_RTS] = { true, 0, XR_QP_CUR_STATE | XR_QP_ACCESS_FLAGS },
+		[XR_QPS_SQD] = { true, 0, XR_QP_AV | XR_QP_ACCESS_FLAGS | XR_QP_PKEY_INDEX },
+	},
+	[XR_QPS_SQE] = {},
+	[XR_QPS_ERR] = {},
+};
+
 static const struct xr_qp_transition xr_ud_qp_table[XR_QPS_MAX][XR_QPS_MAX] = {
 	[XR_QPS_RESET] = {
 		[XR_QPS_RESET] = { true },
@@ -684,8 +712,17 @@ static bool xr_modify_qp_is_ok(u8 qp_type, u32 cur, u32 next, u32 mask)
 			return false;
 		return !(mask & ~(XR_QP_STATE | XR_QP_CUR_STATE));
 	}
-	t = qp_type == IB_UVERBS_QPT_UD ? &xr_ud_qp_table[cur][next] :
-					  &xr_rc_qp_table[cur][next];
+	switch (qp_type) {
+	case IB_UVERBS_QPT_UD:
+		t = &xr_ud_qp_table[cur][next];
+		break;
+	case IB_UVERBS_QPT_UC:
+		t = &xr_uc_qp_table[cur][next];
+		break;
+	default:
+		t = &xr_rc_qp_table[cur][next];
+		break;
+	}
 	if (!t->valid || (mask & t->req) != t->req)
 		return false;
 	return !(mask & ~(t->req | t->opt | XR_QP_STATE));
@@ -838,7 +875,7 @@ static int xr_cmd_query_qp(struct xr_cmd *cmd)
 	ret = cmd->xdev->ops->query_qp(cmd->xdev, qp, &attr);
 	if (ret)
 		return ret;
-	if (qp->qp_type == IB_UVERBS_QPT_RC) {
+	if (qp->qp_type != IB_UVERBS_QPT_UD) {
 		memcpy(resp.dest.dgid, attr.dgid, sizeof(attr.dgid));
 		resp.dest.sgid_index = attr.sgid_index;
 		resp.dest.hop_limit = attr.hop_limit;

@@ -39,6 +39,11 @@ static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
 	if ((unsigned int)wr->opcode >= sizeof(xrnic_wr_opcode) ||
 	    (wr->opcode != IBV_WR_SEND && !xrnic_wr_opcode[wr->opcode]))
 		return EINVAL;
+	/* UC has no READs and atomics. */
+	if (qp->vqp.qp.qp_type == IBV_QPT_UC && wr->opcode != IBV_WR_SEND &&
+	    wr->opcode != IBV_WR_SEND_WITH_IMM && wr->opcode != IBV_WR_RDMA_WRITE &&
+	    wr->opcode != IBV_WR_RDMA_WRITE_WITH_IMM)
+		return EINVAL;
 	/* A UD QP sends datagrams, to an address handle of its PD. */
 	if (qp->ud && ((wr->opcode != IBV_WR_SEND && wr->opcode != IBV_WR_SEND_WITH_IMM) ||
 		       !wr->wr.ud.ah || wr->wr.ud.ah->pd != qp->vqp.qp.pd))

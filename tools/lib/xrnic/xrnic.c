@@ -178,13 +178,17 @@ static void xrnic_wq_init(struct xrnic_wq *wq, uint8_t *ring, uint32_t depth, ui
 			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 
 #define XRNIC_UD_SEND_OPS	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
+#define XRNIC_UC_SEND_OPS	(XRNIC_UD_SEND_OPS | IBV_QP_EX_WITH_RDMA_WRITE | \
+				 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)
 
 /* Whether the device can make the QP attr asks for; errno if not. */
 static int xrnic_qp_init_attr_ok(const struct ibv_qp_init_attr_ex *attr)
 {
-	uint64_t ops = attr->qp_type == IBV_QPT_UD ? XRNIC_UD_SEND_OPS : XRNIC_SEND_OPS;
+	uint64_t ops = attr->qp_type == IBV_QPT_UD ? XRNIC_UD_SEND_OPS :
+		       attr->qp_type == IBV_QPT_UC ? XRNIC_UC_SEND_OPS : XRNIC_SEND_OPS;
 
-	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)
+	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UC &&
+	    attr->qp_type != IBV_QPT_UD)
 		return EOPNOTSUPP;
 	if (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS |
 				IBV_QP_INIT_ATTR_CREATE_FLAGS))
@@ -197,7 +201,7 @@ static int xrnic_qp_init_attr_ok(const struct ibv_qp_init_attr_ex *attr)
 	return 0;
 }
 
-/* RC and UD QPs, classic or extended (with the post-send API of qp_ex.c). */
+/* RC, UC and UD QPs, classic or extended (with the post-send API of qp_ex.c). */
 static struct ibv_qp *xrnic_create_qp_ex(struct ibv_context *ibctx,
 					 struct ibv_qp_init_attr_ex *attr)
 {

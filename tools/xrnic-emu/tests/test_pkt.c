@@ -72,8 +72,8 @@ TEST(every_opcode_survives_build_and_parse)
 		if (op->mask & XE_PKT_IMMDT)
 			EXPECT_EQ(p.imm, q.imm);
 	}
-	/* RC's 21 opcodes and UD's two SENDs. */
-	EXPECT_EQ(21 + 2, known);
+	/* RC's 21 opcodes, UC's 12 SENDs and WRITEs and UD's two SENDs. */
+	EXPECT_EQ(21 + 12 + 2, known);
 }
 
 TEST(headers_have_the_ibta_layout)
@@ -126,7 +126,7 @@ TEST(parse_refuses_short_unknown_and_misshapen_packets)
 	EXPECT_EQ(-EPROTONOSUPPORT, xe_pkt_parse(&q, b, n, n));
 	b[0] = 0x66;				/* reserved in UD */
 	EXPECT_EQ(-EPROTONOSUPPORT, xe_pkt_parse(&q, b, n, n));
-	b[0] = 0x24;				/* UC SEND Only: not yet */
+	b[0] = 0x2c;				/* a READ request: not in UC */
 	EXPECT_EQ(-EPROTONOSUPPORT, xe_pkt_parse(&q, b, n, n));
 	b[0] = XE_OP_WRITE_FIRST;
 	b[1] |= 1;				/* transport version 1 */

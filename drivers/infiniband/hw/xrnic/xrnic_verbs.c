@@ -25,6 +25,9 @@ XRNIC_SAME(XRNIC_QP_MIN_RNR_TIMER, XR_QP_MIN_RNR_TIMER);
 XRNIC_SAME(XRNIC_QP_SQ_PSN, XR_QP_SQ_PSN);
 XRNIC_SAME(XRNIC_QP_MAX_DEST_RD_ATOMIC, XR_QP_MAX_DEST_RD_ATOMIC);
 XRNIC_SAME(XRNIC_QP_DEST_QPN, XR_QP_DEST_QPN);
+XRNIC_SAME(XRNIC_QPT_RC, IB_UVERBS_QPT_RC);
+XRNIC_SAME(XRNIC_QPT_UC, IB_UVERBS_QPT_UC);
+XRNIC_SAME(XRNIC_QPT_UD, IB_UVERBS_QPT_UD);
 XRNIC_SAME(XRNIC_QPS_RESET, XR_QPS_RESET);
 XRNIC_SAME(XRNIC_QPS_INIT, XR_QPS_INIT);
 XRNIC_SAME(XRNIC_QPS_RTR, XR_QPS_RTR);
@@ -366,7 +369,7 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	create.recv_cqn = cpu_to_le32(qp->recv_cq->cqn);
 	create.sq_depth = cpu_to_le32(cap->max_send_wr);
 	create.rq_depth = cpu_to_le32(qp->srq ? 0 : cap->max_recv_wr);
-	create.qp_type = qp->qp_type == IB_UVERBS_QPT_UD ? XRNIC_QPT_UD : XRNIC_QPT_RC;
+	create.qp_type = qp->qp_type;	/* the IB values (xrnic_admin.h) */
 	create.max_send_sge = cap->max_send_sge;
 	create.max_recv_sge = qp->srq ? 0 : cap->max_recv_sge;
 	create.srqn = cpu_to_le32(qp->srq ? qp->srq->srqn : 0);

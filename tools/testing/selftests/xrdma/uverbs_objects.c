@@ -2,7 +2,7 @@
 /*
  * User objects through the uverbs ABI: protection domains, memory
  * registration (pinning, keys, limits), completion queues and channels,
- * RC and UD queue pairs and their state machines, SRQs, address handles, teardown on close and on
+ * RC, UC and UD queue pairs and their state machines, SRQs, address handles, teardown on close and on
  * kill -9, and isolation between processes.
  */
 #include <errno.h>
@@ -480,6 +480,50 @@ TEST_F(ctx, shared_receive_queues)
 	ASSERT_LE(0, self->fd);
 }
 
+/* UC's rows: RC's path, no retries, READ and atomic resources or timeout. */
+TEST_F(ctx, uc_qp_state_machine)
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	struct ib_uverbs_query_qp_resp q;
+	struct ib_uverbs_modify_qp m;
+
+	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp_of(self->fd, IBV_QPT_UC, self->pd, cq.cq_handle,
+				     cq.cq_handle, 8, 8, &qp, NULL));
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp.qp_handle;
+	m.qp_state = IBV_QPS_INIT;
+	m.port_num = 1;
+	m.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+	ASSERT_EQ(0, xv_modify_qp(self->fd, &m));
+	m.qp_state = IBV_QPS_RTR;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+		      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC;	/* RC's */
+	m.dest.is_global = 1;
+	m.dest.port_num = 1;
+	ASSERT_EQ(0, xt_own_gid(m.dest.dgid));
+	m.path_mtu = 3;
+	m.dest_qp_num = qp.qpn;
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	m.attr_mask &= ~IBV_QP_MAX_DEST_RD_ATOMIC;
+	ASSERT_EQ(0, xv_modify_qp(self->fd, &m));
+	m.qp_state = IBV_QPS_RTS;
+	m.attr_mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT;	/* RC's */
+	EXPECT_EQ(-EINVAL, xv_modify_qp(self->fd, &m));
+	m.attr_mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	m.sq_psn = 0x42;
+	ASSERT_EQ(0, xv_modify_qp(self->fd, &m));
+	ASSERT_EQ(0, xv_query_qp(self->fd, qp.qp_handle, &q));
+	EXPECT_EQ(IBV_QPS_RTS, q.qp_state);
+	EXPECT_EQ(qp.qpn, q.dest_qp_num);
+	EXPECT_EQ(3, q.path_mtu);
+	EXPECT_EQ(1, q.dest.is_global);
+	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
+	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
+}
+
 /* A queue of no entries is allowed, as in Linux (qperf creates such QPs). */
 TEST_F(ctx, qp_with_an_empty_queue)
 {
@@ -494,7 +538,7 @@ TEST_F(ctx, qp_with_an_empty_queue)
 				     cq.cq_handle, 0, 16, &qp, NULL));
 	EXPECT_EQ(0, xv_destroy_qp(self->fd, qp.qp_handle));
 	/* A type the device has not: not supported. */
-	EXPECT_EQ(-EOPNOTSUPP, xv_create_qp_of(self->fd, IBV_QPT_UC, self->pd, cq.cq_handle,
+	EXPECT_EQ(-EOPNOTSUPP, xv_create_qp_of(self->fd, IBV_QPT_RAW_PACKET, self->pd, cq.cq_handle,
 					       cq.cq_handle, 4, 4, &qp, NULL));
 	EXPECT_EQ(0, xv_destroy_cq(self->fd, cq.cq_handle, NULL));
 }

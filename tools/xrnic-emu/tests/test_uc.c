@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the UC transport: two UC QPs of one device connected to
+ * each other (loopback).  Messages leave without waiting for answers and
+ * none come back; a lost packet loses its message, and the next message
+ * arrives; READs and atomics are not UC operations.
+ */
+#include "xe_fixture.h"
+#include "loopback.h"
+#include "transport.h"
+
+#define BUF		XE_LB_BUF
+#define DEPTH		XE_LB_DEPTH
+#define UC(i)		(2 + (i))
+
+struct uc {
+	struct xe_lb lb;
+	uint32_t qpn[2];
+	uint32_t cq_ci;
+};
+
+static uint8_t *gpa(struct _test_data_dev *self, uint64_t a)
+{
+	return self->xe.mem.base + a;
+}
+
+static struct xrnic_qp_db *qp_db(struct _test_data_dev *self, int i)
+{
+	return (void *)gpa(self, XE_LB_QP_DB(UC(i)));
+}
+
+/* INIT, RTR (to dest_qpn on the port's own GID 0, MTU 4096), RTS. */
+static uint8_t uc_connect(struct _test_data_dev *self, struct uc *u, uint32_t qpn,
+			  uint32_t dest_qpn)
+{
+	struct xrnic_qp_attr a = {
+		.qpn = htole32(qpn), .state = XRNIC_QPS_INIT, .port_num = 1,
+		.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS | XRNIC_QP_PORT),
+		.access_flags = htole16(XRNIC_ACCESS_REMOTE_WRITE),
+	};
+	uint8_t st = xe_lb_admin(&self->xe, &u->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
+
+	a = (struct xrnic_qp_attr){
+		.qpn = htole32(qpn), .state = XRNIC_QPS_RTR, .path_mtu = 5, .hop_limit = 64,
+		.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_AV | XRNIC_QP_PATH_MTU |
+				     XRNIC_QP_DEST_QPN | XRNIC_QP_RQ_PSN),
+		.dest_qpn = htole32(dest_qpn), .rq_psn = htole32(100),
+	};
+	memcpy(a.dgid, self->xe.gid[0].gid, 16);
+	memcpy(a.dmac, self->xe.id.mac, 6);
+	if (!st)
+		st = xe_lb_admin(&self->xe, &u->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
+	a = (struct xrnic_qp_attr){
+		.qpn = htole32(qpn), .state = XRNIC_QPS_RTS, .sq_psn = htole32(100),
+		.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_SQ_PSN),
+	};
+	if (!st)
+		st = xe_lb_admin(&self->xe, &u->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
+	return st;
+}
+
+static uint8_t uc_setup(struct _test_data_dev *self, struct uc *u)
+{
+	uint8_t st;
+	int i;
+
+	memset(u, 0, sizeof(*u));
+	st = xe_lb_setup(&self->xe, &u->lb, 8 * XE_LB_PAGE, 0);
+	for (i = 0; i < 2 && !st; i++)
+		st = xe_lb_create_qp(&self->xe, &u->lb, UC(i), XRNIC_QPT_UC, 0, &u->qpn[i]);
+	for (i = 0; i < 2 && !st; i++)
+		st = uc_connect(self, u, u->qpn[i], u->qpn[!i]);
+	return st;
+}
+
+static void post_send(struct _test_data_dev *self, int i, const struct xrnic_sqe *w)
+{
+	struct xrnic_qp_db *db = qp_db(self, i);
+	uint32_t pi = le32toh(db->sq_pi);
+
+	memcpy(gpa(self, XE_LB_QP(UC(i)) + (pi % DEPTH) * XRNIC_SQE_SIZE), w, sizeof(*w));
+	db->sq_pi = htole32(pi + 1);
+	xe_doorbell(&self->xe, 1);
+	while (xe_dev_poll(&self->xe) == 0)
+		;
+}
+
+static void post_recv(struct _test_data_dev *self, int i, uint64_t wr_id, uint64_t addr,
+		      uint32_t len, uint32_t key)
+{
+	struct xrnic_qp_db *db = qp_db(self, i);
+	uint32_t pi = le32toh(db->rq_pi);
+	struct xrnic_rqe *r = (void *)gpa(self, XE_LB_RQ(UC(i)) + (pi % DEPTH) * XRNIC_RQE_SIZE);
+
+	memset(r, 0, sizeof(*r));
+	r->wr_id = htole64(wr_id);
+	r->num_sge = 1;
+	r->sge[0] = (struct xrnic_sge){ htole64(addr), htole32(len), htole32(key) };
+	db->rq_pi = htole32(pi + 1);
+}
+
+static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct uc *u)
+{
+	struct xrnic_cqe *e = (void *)gpa(self, XE_LB_CQ + (u->cq_ci % XE_LB_CQ_DEPTH) *
+					   XRNIC_CQE_SIZE);
+
+	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(u->cq_ci, XE_LB_CQ_DEPTH))
+		return NULL;
+	u->cq_ci++;
+	((struct xrnic_cq_db *)gpa(self, XE_LB_CQ_DB))->ci = htole32(u->cq_ci);
+	return e;
+}
+
+static struct xrnic_sqe sqe(struct uc *u, uint8_t opcode, uint64_t wr_id, uint32_t len)
+{
+	struct xrnic_sqe w = {
+		.wr_id = htole64(wr_id), .opcode = opcode, .flags = XRNIC_SQE_SIGNALED,
+		.num_sge = 1, .remote_addr = htole64(BUF + 4 * XE_LB_PAGE),
+		.rkey = htole32(u->lb.key),
+	};
+
+	w.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(len), htole32(u->lb.key) };
+	return w;
+}
+
+/* Hand QP 1 a packet of QP 0's, built from p with len payload bytes of 0x5a. */
+static void inject(struct _test_data_dev *self, struct uc *u, struct xe_pkt *p, uint32_t len)
+{
+	uint8_t b[XE_PKT_MAX_HDR + 4096 + 3];
+	struct xe_frame f;
+	uint32_t n;
+
+	p->qpn = u->qpn[1];
+	p->pkey = XE_DEFAULT_PKEY;
+	p->payload_len = len;
+	n = xe_pkt_build(b, p);
+	memset(b + n, 0x5a, len + p->pad);
+	f = (struct xe_frame){ .hdr = b, .hdr_avail = n + len + p->pad, .len = n + len + p->pad };
+	xe_wire_recv(&self->xe, &f);
+}
+
+TEST_F(dev, uc_writes_and_sends_complete_with_no_answer)
+{
+	uint64_t *cnt = self->xe.counters;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	struct uc u;
+	int i;
+
+	ASSERT_EQ(0, uc_setup(self, &u));
+	for (i = 0; i < 10000; i++)
+		gpa(self, BUF)[i] = i * 11;
+	/* A 10000-byte WRITE at MTU 4096: three packets, nothing back. */
+	w = sqe(&u, XRNIC_WR_RDMA_WRITE, 1, 10000);
+	post_send(self, 0, &w);
+	EXPECT_EQ(3, cnt[XRNIC_CNT_TX_PACKETS]);
+	ASSERT_NE(NULL, c = poll_cq(self, &u));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(XRNIC_WC_RDMA_WRITE, c->opcode);
+	EXPECT_EQ(0, memcmp(gpa(self, BUF), gpa(self, BUF + 4 * XE_LB_PAGE), 10000));
+	EXPECT_EQ(103, xe_qp_get(&self->xe, u.qpn[1])->attr.rq_psn);
+	/* A SEND with immediate into a receive WQE. */
+	post_recv(self, 1, 0x71, BUF + 4 * XE_LB_PAGE, 8192, u.lb.key);
+	w = sqe(&u, XRNIC_WR_SEND_WITH_IMM, 2, 5000);
+	w.imm_data_be = htobe32(9);
+	post_send(self, 0, &w);
+	ASSERT_NE(NULL, c = poll_cq(self, &u));
+	EXPECT_EQ(XRNIC_WC_RECV, c->opcode);
+	EXPECT_EQ(5000, le32toh(c->byte_len));
+	EXPECT_EQ(htobe32(9), c->imm_data_be);
+	ASSERT_NE(NULL, c = poll_cq(self, &u));
+	EXPECT_EQ(XRNIC_WC_SEND, c->opcode);
+	EXPECT_EQ(5, cnt[XRNIC_CNT_TX_PACKETS]);
+	/* A READ is no UC operation: the WQE fails. */
+	w = sqe(&u, XRNIC_WR_RDMA_READ, 3, 8);
+	post_send(self, 0, &w);
+	ASSERT_NE(NULL, c = poll_cq(self, &u));
+	EXPECT_EQ(XRNIC_WC_LOC_QP_OP_ERR, c->status);
+}
+
+TEST_F(dev, a_lost_uc_packet_loses_its_message_and_the_next_arrives)
+{
+	struct xrnic_cqe *c;
+	struct xe_pkt p;
+	struct uc u;
+
+	ASSERT_EQ(0, uc_setup(self, &u));
+	post_recv(self, 1, 0x71, BUF + 4 * XE_LB_PAGE, 16384, u.lb.key);
+	/* FIRST 100, MIDDLE 101 lost, LAST 102: the message is dropped. */
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_SEND_FIRST, .psn = 100 };
+	inject(self, &u, &p, 4096);
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_SEND_LAST, .psn = 102 };
+	inject(self, &u, &p, 10);
+	EXPECT_EQ(NULL, poll_cq(self, &u));
+	EXPECT_EQ(0, le32toh(qp_db(self, 1)->rq_ci));
+	EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_RX_DROPPED]);
+	/* A MIDDLE with no FIRST: dropped too. */
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_SEND_MIDDLE, .psn = 103 };
+	inject(self, &u, &p, 4096);
+	EXPECT_EQ(NULL, poll_cq(self, &u));
+	/* The next message, after the gap, takes the same receive WQE. */
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_SEND_ONLY, .psn = 110 };
+	inject(self, &u, &p, 20);
+	ASSERT_NE(NULL, c = poll_cq(self, &u));
+	EXPECT_EQ(0x71, le64toh(c->wr_id));
+	EXPECT_EQ(20, le32toh(c->byte_len));
+	EXPECT_EQ(XRNIC_QPS_RTS, xe_qp_get(&self->xe, u.qpn[1])->state);
+	/* An RC opcode to a UC QP: dropped, as is a bad rkey (no NAK). */
+	p = (struct xe_pkt){ .opcode = XE_OP_SEND_ONLY, .psn = 111 };
+	inject(self, &u, &p, 20);
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_WRITE_ONLY, .psn = 111,
+			     .va = BUF, .rkey = u.lb.key + 1, .dma_len = 8 };
+	inject(self, &u, &p, 8);
+	EXPECT_EQ(NULL, poll_cq(self, &u));
+	EXPECT_EQ(0, self->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	EXPECT_EQ(XRNIC_QPS_RTS, xe_qp_get(&self->xe, u.qpn[1])->state);
+}
+
+TEST_HARNESS_MAIN
