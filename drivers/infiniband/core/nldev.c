@@ -677,6 +677,29 @@ static int xr_nl_fill_pd(struct sk_buff *skb, struct xr_uobject *uobj,
 	return 0;
 }
 
+static int xr_nl_fill_srq(struct sk_buff *skb, struct xr_uobject *uobj,
+			  const struct xr_nl_walk *w)
+{
+	struct xr_srq *srq = container_of(uobj, struct xr_srq, uobj);
+	struct nlattr *qps;
+
+	/* A basic SRQ (IB_SRQT_BASIC, 0): no XRC domain, no CQ of its own. */
+	if (nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_SRQN, srq->srqn) ||
+	    nla_put_u8(skb, RDMA_NLDEV_ATTR_RES_TYPE, 0) ||
+	    nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_PDN, srq->pd->pdn) ||
+	    xr_nl_put_pid(skb, w))
+		return -EMSGSIZE;
+	/*
+	 * The QPs on it, which iproute2 requires, as a table; left empty:
+	 * filling it would take the QPs' tracking lock inside the SRQs'.
+	 */
+	qps = nla_nest_start_noflag(skb, RDMA_NLDEV_ATTR_RES_QP);
+	if (!qps)
+		return -EMSGSIZE;
+	nla_nest_end(skb, qps);
+	return 0;
+}
+
 /*
  * Like Linux, objects of processes in other PID namespaces are not shown.
  * Sets w->pid to the owner's PID as seen from the caller (0 if gone).
@@ -704,10 +727,13 @@ static const struct xr_nl_res_type xr_nl_res_types[] = {
 	[RDMA_NLDEV_CMD_RES_PD_GET] = { XR_OBJ_PD, RDMA_NLDEV_ATTR_RES_PD,
 		RDMA_NLDEV_ATTR_RES_PD_ENTRY, RDMA_NLDEV_ATTR_RES_PDN,
 		xr_nl_fill_pd },
+	[RDMA_NLDEV_CMD_RES_SRQ_GET] = { XR_OBJ_SRQ, RDMA_NLDEV_ATTR_RES_SRQ,
+		RDMA_NLDEV_ATTR_RES_SRQ_ENTRY, RDMA_NLDEV_ATTR_RES_SRQN,
+		xr_nl_fill_srq },
 };
 
 /*
- * RDMA_NLDEV_CMD_RES_{QP,CQ,MR,PD}_GET for one object, named by its number:
+ * RDMA_NLDEV_CMD_RES_{QP,CQ,MR,PD,SRQ}_GET for one object, named by its number:
  * the object's attributes follow the device's, without nests (as Linux).
  */
 static int xr_nl_res_obj_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
@@ -1021,7 +1047,8 @@ static const struct xr_nl_cmd xr_nl_cmds[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_RES_PD_GET] = { .doit = xr_nl_res_obj_doit,
 					.dump = true },
 	[RDMA_NLDEV_CMD_RES_CTX_GET] = { .dump = true },
-	[RDMA_NLDEV_CMD_RES_SRQ_GET] = { .dump = true },
+	[RDMA_NLDEV_CMD_RES_SRQ_GET] = { .doit = xr_nl_res_obj_doit,
+					 .dump = true },
 	[RDMA_NLDEV_CMD_GET_CHARDEV] = { .doit = xr_nl_get_chardev_doit },
 	[RDMA_NLDEV_CMD_STAT_GET] = { .doit = xr_nl_stat_get_doit,
 				      .dump = true },

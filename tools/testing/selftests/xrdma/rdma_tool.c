@@ -644,7 +644,8 @@ TEST(res_objects_show_up)
 {
 	struct ib_uverbs_reg_mr_resp mr_resp[1];
 	struct ib_uverbs_create_cq_resp cq_resp;
-	struct ib_uverbs_create_qp_resp qp_resp[1];
+	struct ib_uverbs_create_qp_resp qp_resp[1], ud_resp;
+	struct ib_uverbs_create_srq_resp srq_resp;
 	char want[128], cmd[128], *o;
 	uint32_t pd, mrn;
 	void *mem;
@@ -661,8 +662,17 @@ TEST(res_objects_show_up)
 	ASSERT_EQ(0, xv_create_cq(fd, 16, -1, 0, &cq_resp, NULL));
 	ASSERT_EQ(0, xv_create_qp(fd, pd, cq_resp.cq_handle,
 				  cq_resp.cq_handle, 4, &qp_resp[0], NULL));
+	ASSERT_EQ(0, xv_create_qp_of(fd, IBV_QPT_UD, pd, cq_resp.cq_handle, cq_resp.cq_handle,
+				     4, 4, &ud_resp, NULL));
+	ASSERT_EQ(0, xv_create_srq(fd, pd, 4, 1, &srq_resp, NULL));
 
-	EXPECT_OUTPUT("rdma res", "xrnic0: pd 1 cq 1 qp 1 cm_id 0 mr 1 ctx 1 srq 0");
+	EXPECT_OUTPUT("rdma res", "xrnic0: pd 1 cq 1 qp 2 cm_id 0 mr 1 ctx 1 srq 1");
+	snprintf(want, sizeof(want), "lqpn %u type UD state RESET", ud_resp.qpn);
+	EXPECT_OUTPUT("rdma res show qp", want);
+	snprintf(want, sizeof(want), "srqn %u type BASIC", srq_resp.srqn);
+	EXPECT_OUTPUT("rdma res show srq", want);
+	snprintf(cmd, sizeof(cmd), "rdma res show srq srqn %u 2>/dev/null", srq_resp.srqn);
+	EXPECT_OUTPUT(cmd, "comm rdma_tool");
 	snprintf(want, sizeof(want), "pid %d ", getpid());
 	EXPECT_OUTPUT("rdma res show pd", want);
 	EXPECT_OUTPUT("rdma res show pd", "dev xrnic0 ");
