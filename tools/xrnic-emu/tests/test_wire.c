@@ -1017,6 +1017,91 @@ TEST_F(wire, sends_in_flight_together_arrive_exactly_once_and_in_order_through_f
 	EXPECT_LT(0, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
 }
 
+/* A UD QP in ring slot 2 of s, in RTS with Q_Key 0x1111; 0 or the status. */
+static uint8_t ud_qp(struct side *s, uint32_t *qpn)
+{
+	static const struct { uint32_t mask; uint8_t state; } steps[] = {
+		{ XRNIC_QP_STATE | XRNIC_QP_PKEY_INDEX | XRNIC_QP_PORT | XRNIC_QP_QKEY,
+		  XRNIC_QPS_INIT },
+		{ XRNIC_QP_STATE, XRNIC_QPS_RTR },
+		{ XRNIC_QP_STATE | XRNIC_QP_SQ_PSN, XRNIC_QPS_RTS },
+	};
+	struct xrnic_qp_attr a;
+	uint8_t st = xe_lb_create_qp(&s->xe, &s->lb, 2, XRNIC_QPT_UD, 0, qpn);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(steps) && !st; i++) {
+		a = (struct xrnic_qp_attr){
+			.qpn = htole32(*qpn), .attr_mask = htole32(steps[i].mask),
+			.state = steps[i].state,
+			.qkey = htole32(steps[i].mask & XRNIC_QP_QKEY ? 0x1111 : 0),
+			.port_num = steps[i].mask & XRNIC_QP_PORT ? 1 : 0,
+		};
+		st = xe_lb_admin(&s->xe, &s->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
+	}
+	return st;
+}
+
+/*
+ * UD through a wire that drops, duplicates, reorders and corrupts: lost
+ * datagrams are lost (nothing is sent again), and every one delivered is
+ * whole, after the GRH of its IP header.
+ */
+TEST_F(wire, datagrams_through_faults_are_lost_or_whole_never_corrupted)
+{
+	struct side *a = self->a, *b = self->b;
+	uint8_t *src = a->xe.mem.base + BUF, *dst = b->xe.mem.base + BUF, *d;
+	unsigned int k, j, i, got = 0;
+	uint32_t qa, qb, n;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	ASSERT_EQ(0, ud_qp(a, &qa));
+	ASSERT_EQ(0, ud_qp(b, &qb));
+	ASSERT_EQ(0, xe_faults_parse(&a->xe.faults, "drop=5,dup=2,reorder=2,corrupt=2,seed=3"));
+	for (k = 0; k < 20; k++) {
+		for (j = 0; j < 8; j++) {
+			post_recv(b, 2, BUF + j * 2048, 2048);
+			memset(src + j * 1000, (uint8_t)(k * 8 + j), 1000);
+			w = (struct xrnic_sqe){
+				.wr_id = htole64(k * 8 + j), .opcode = XRNIC_WR_SEND,
+				.num_sge = 1, .dest_qpn = htole32(qb), .qkey = htole32(0x1111),
+			};
+			memcpy(w.ud.av.dgid, b->xe.gid[1].gid, 16);
+			memcpy(w.ud.av.dmac, b->xe.id.mac, 6);
+			w.ud.av.sgid_index = 1;
+			w.ud.av.hop_limit = 64;
+			w.ud.sge[0] = (struct xrnic_sge){ htole64(BUF + j * 1000), htole32(1000),
+							  htole32(a->lb.key) };
+			post_send(a, 2, &w);
+		}
+		ASSERT_EQ(0, run(a, b));
+		/* The batch's datagrams land in its receive WQEs in order. */
+		for (i = 0; (c = poll_cq(b)); i++) {
+			ASSERT_EQ(XRNIC_WC_SUCCESS, c->status);
+			ASSERT_EQ(XRNIC_GRH_LEN + 1000, le32toh(c->byte_len));
+			EXPECT_EQ(qa, le32toh(c->src_qp));
+			d = dst + i * 2048 + XRNIC_GRH_LEN;
+			/* This batch's or, held back by a reorder, the last one's. */
+			ASSERT_GE(k * 8 + 7, d[0]);
+			ASSERT_LE(k * 8 > 8 ? k * 8 - 8 : 0, d[0]);
+			for (n = 1; n < 1000; n++)
+				ASSERT_EQ(d[0], d[n]) TH_LOG("datagram %u corrupted at %u", d[0], n);
+			got++;
+		}
+		/* Whatever is left posted is taken again by the next batch. */
+		((struct xrnic_qp_db *)(b->xe.mem.base + XE_LB_QP_DB(2)))->rq_pi =
+			((struct xrnic_qp_db *)(b->xe.mem.base + XE_LB_QP_DB(2)))->rq_ci;
+	}
+	/* The sender completed nothing in error and sent nothing again. */
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+	EXPECT_LT(0, a->xe.counters[XRNIC_CNT_INJECTED_DROPS]);
+	EXPECT_LT(0, a->xe.counters[XRNIC_CNT_INJECTED_CORRUPTS]);
+	EXPECT_LT(0, b->xe.counters[XRNIC_CNT_RX_ICRC_ERRORS]);
+	EXPECT_GT(160 + a->xe.counters[XRNIC_CNT_INJECTED_DUPS], got);
+	EXPECT_LT(100, got);
+}
+
 /*
  * Two devices as two device models on one host: each one's wire is a
  * struct xe_tap (tap.c) on a switch of the test's own, whose "tap" is one
