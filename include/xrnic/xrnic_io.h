@@ -174,7 +174,7 @@ enum xrnic_wc_opcode {
 /*
  * Completion entry.  The device writes every other byte, then flags (phase
  * bit last, with release ordering); the phase rule is that of the admin
- * rings (xrnic_entry_phase()).  A completion with an error status still
+ * rings (xrnic_entry_phase()).  Every CQE is stamped with the device clock.  A completion with an error status still
  * carries wr_id and qpn; the other fields are then undefined.
  */
 struct xrnic_cqe {
@@ -187,8 +187,16 @@ struct xrnic_cqe {
 	__u8	opcode;		/* enum xrnic_wc_opcode */
 	__u8	vendor_err;	/* enum xrnic_vendor_err */
 	__u8	flags;		/* XRNIC_CQE_* */
-	__le32	reserved;
+	__le32	timestamp;	/* the device clock when written (XRNIC_CLOCK_KHZ) */
 };
+
+/*
+ * The device's clock: a free-running count of nanoseconds (XRNIC_CLOCK_KHZ
+ * ticks a millisecond), of which every CQE carries the low 32 bits
+ * (XRNIC_CLOCK_MASK): it wraps every 4.3 s.
+ */
+#define XRNIC_CLOCK_KHZ		1000000
+#define XRNIC_CLOCK_MASK	0xffffffffull
 
 /* struct xrnic_cqe.vendor_err: what exactly went wrong. */
 enum xrnic_vendor_err {

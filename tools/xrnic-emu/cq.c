@@ -114,6 +114,7 @@ void xe_cq_post(struct xe_dev *xe, uint32_t cqn, struct xrnic_cqe *cqe)
 		xe_aenq_post(xe, XRNIC_EVENT_CQ_ERR, cqn, 0);
 		return;
 	}
+	cqe->timestamp = htole32((uint32_t)xe_now_ns());
 	cqe->flags = (cqe->flags & ~XRNIC_CQE_PHASE) | xrnic_entry_phase(cq->pi, cq->depth);
 	xe_ring_publish(cq->host + (size_t)(cq->pi & (cq->depth - 1)) * XRNIC_CQE_SIZE, cqe,
 			sizeof(*cqe), offsetof(struct xrnic_cqe, flags));

@@ -158,6 +158,46 @@ uint8_t xe_lb_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t de
 	return 0;
 }
 
+void xe_lb_post_send(struct xe_dev *xe, int slot, const struct xrnic_sqe *w)
+{
+	struct xrnic_qp_db *db = (void *)(xe->mem.base + XE_LB_QP_DB(slot));
+	uint32_t pi = le32toh(db->sq_pi);
+
+	memcpy(xe->mem.base + XE_LB_QP(slot) + (pi % XE_LB_DEPTH) * XRNIC_SQE_SIZE, w,
+	       sizeof(*w));
+	db->sq_pi = htole32(pi + 1);
+	xe_doorbell(xe, 1);
+	while (xe_dev_poll(xe) == 0)
+		;
+}
+
+void xe_lb_post_recv(struct xe_dev *xe, int slot, uint64_t wr_id, uint64_t addr, uint32_t len,
+		     uint32_t key)
+{
+	struct xrnic_qp_db *db = (void *)(xe->mem.base + XE_LB_QP_DB(slot));
+	uint32_t pi = le32toh(db->rq_pi);
+	struct xrnic_rqe *r = (void *)(xe->mem.base + XE_LB_RQ(slot) +
+				       (pi % XE_LB_DEPTH) * XRNIC_RQE_SIZE);
+
+	memset(r, 0, sizeof(*r));
+	r->wr_id = htole64(wr_id);
+	r->num_sge = 1;
+	r->sge[0] = (struct xrnic_sge){ htole64(addr), htole32(len), htole32(key) };
+	db->rq_pi = htole32(pi + 1);
+}
+
+struct xrnic_cqe *xe_lb_poll_cq(struct xe_dev *xe, uint32_t *ci)
+{
+	struct xrnic_cqe *e = (void *)(xe->mem.base + XE_LB_CQ +
+				       (*ci % XE_LB_CQ_DEPTH) * XRNIC_CQE_SIZE);
+
+	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(*ci, XE_LB_CQ_DEPTH))
+		return NULL;
+	(*ci)++;
+	((struct xrnic_cq_db *)(xe->mem.base + XE_LB_CQ_DB))->ci = htole32(*ci);
+	return e;
+}
+
 /* GID 1 of a device: IPv4-mapped 192.0.2.<n>, or with v6 2001:db8::<n>. */
 static struct xrnic_cmd_set_gid xe_lb_gid1(uint8_t n, bool v6)
 {

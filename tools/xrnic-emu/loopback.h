@@ -51,6 +51,14 @@ uint8_t xe_lb_create_qp(struct xe_dev *xe, struct xe_lb *lb, int slot, uint8_t t
 uint8_t xe_lb_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t dest_qpn,
 		  uint8_t rnr_retry);
 
+/* Write a send WQE to the QP in ring slot slot, publish it and run the device. */
+void xe_lb_post_send(struct xe_dev *xe, int slot, const struct xrnic_sqe *w);
+/* Post a receive WQE of one SGE to the QP in ring slot slot (not run yet). */
+void xe_lb_post_recv(struct xe_dev *xe, int slot, uint64_t wr_id, uint64_t addr, uint32_t len,
+		     uint32_t key);
+/* The next CQE of the CQ of xe_lb_setup(), or NULL; *ci is the caller's index. */
+struct xrnic_cqe *xe_lb_poll_cq(struct xe_dev *xe, uint32_t *ci);
+
 /* One admin command on the 4-entry admin queue; returns its status. */
 uint8_t xe_lb_admin(struct xe_dev *xe, struct xe_lb *lb, uint8_t opcode, const void *body,
 		    void *answer);

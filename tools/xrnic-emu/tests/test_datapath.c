@@ -49,41 +49,19 @@ static uint8_t dp_setup(struct _test_data_dev *self, struct dp *d, uint8_t rnr_r
 /* Write a send WQE to QP i and publish it; run the device. */
 static void post_send(struct _test_data_dev *self, int i, const struct xrnic_sqe *w)
 {
-	struct xrnic_qp_db *db = qp_db(self, i);
-	uint32_t pi = le32toh(db->sq_pi);
-
-	memcpy(gpa(self, QP_GPA(i) + (pi % DEPTH) * XRNIC_SQE_SIZE), w, sizeof(*w));
-	db->sq_pi = htole32(pi + 1);
-	xe_doorbell(&self->xe, 1);
-	while (xe_dev_poll(&self->xe) == 0)
-		;
+	xe_lb_post_send(&self->xe, i, w);
 }
 
 static void post_recv(struct _test_data_dev *self, int i, uint64_t wr_id, uint64_t addr,
 		      uint32_t len, uint32_t key)
 {
-	struct xrnic_qp_db *db = qp_db(self, i);
-	uint32_t pi = le32toh(db->rq_pi);
-	struct xrnic_rqe *r = (void *)gpa(self, XE_LB_RQ(i) + (pi % DEPTH) * 128);
-
-	memset(r, 0, sizeof(*r));
-	r->wr_id = htole64(wr_id);
-	r->num_sge = 1;
-	r->sge[0] = (struct xrnic_sge){ htole64(addr), htole32(len), htole32(key) };
-	db->rq_pi = htole32(pi + 1);
+	xe_lb_post_recv(&self->xe, i, wr_id, addr, len, key);
 }
 
 /* The next CQE, or NULL; consumes it. */
 static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct dp *d)
 {
-	struct xrnic_cqe *e = (void *)gpa(self, CQ_GPA + (d->cq_ci % XE_LB_CQ_DEPTH) *
-					   XRNIC_CQE_SIZE);
-
-	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(d->cq_ci, XE_LB_CQ_DEPTH))
-		return NULL;
-	d->cq_ci++;
-	((struct xrnic_cq_db *)gpa(self, CQ_DB_GPA))->ci = htole32(d->cq_ci);
-	return e;
+	return xe_lb_poll_cq(&self->xe, &d->cq_ci);
 }
 
 static struct xrnic_sqe sqe(uint8_t opcode, uint64_t wr_id, uint64_t addr, uint32_t len,
@@ -129,6 +107,36 @@ TEST_F(dev, send_lands_in_the_receive_buffer_across_pages)
 	EXPECT_EQ(0, memcmp(gpa(self, BUF_GPA + 100), gpa(self, BUF_GPA + 6000), 5000));
 	EXPECT_EQ(1, le32toh(qp_db(self, 0)->sq_ci));
 	EXPECT_EQ(1, le32toh(qp_db(self, 1)->rq_ci));
+}
+
+/* Every CQE carries the device clock's low 32 bits (ns): later ones later. */
+TEST_F(dev, completions_are_stamped_with_the_device_clock)
+{
+	uint32_t ts[6], before, after;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	struct dp d;
+	int i;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 0));
+	before = (uint32_t)xe_now_ns();
+	for (i = 0; i < 3; i++) {
+		post_recv(self, 1, i, BUF_GPA + 4096, 100, d.key);
+		w = sqe(XRNIC_WR_SEND, i, BUF_GPA, 100, d.key);
+		post_send(self, 0, &w);
+		usleep(1000);
+	}
+	after = (uint32_t)xe_now_ns();
+	for (i = 0; i < 6; i++) {
+		ASSERT_NE(NULL, c = poll_cq(self, &d));
+		ts[i] = le32toh(c->timestamp);
+		/* Within [before, after], modulo 2^32. */
+		EXPECT_GE(after - before, ts[i] - before);
+		if (i)
+			EXPECT_GE(after - before, ts[i] - ts[i - 1]);
+	}
+	/* A millisecond apart: the clock counts nanoseconds. */
+	EXPECT_LE(1000000, ts[2] - ts[0]);
 }
 
 TEST_F(dev, write_read_and_atomics_reach_the_remote_mr)

@@ -116,14 +116,7 @@ static void send_from(struct _test_data_dev *self, struct srq *t, int i, uint64_
 
 static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct srq *t)
 {
-	struct xrnic_cqe *e = (void *)gpa(self, XE_LB_CQ + (t->cq_ci % XE_LB_CQ_DEPTH) *
-					   XRNIC_CQE_SIZE);
-
-	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(t->cq_ci, XE_LB_CQ_DEPTH))
-		return NULL;
-	t->cq_ci++;
-	((struct xrnic_cq_db *)gpa(self, XE_LB_CQ_DB))->ci = htole32(t->cq_ci);
-	return e;
+	return xe_lb_poll_cq(&self->xe, &t->cq_ci);
 }
 
 /* The next async event (loopback.c's AENQ has 4 entries), or NULL. */

@@ -19,6 +19,22 @@ struct uc {
 	uint32_t cq_ci;
 };
 
+static void post_send(struct _test_data_dev *self, int i, const struct xrnic_sqe *w)
+{
+	xe_lb_post_send(&self->xe, UC(i), w);
+}
+
+static void post_recv(struct _test_data_dev *self, int i, uint64_t wr_id, uint64_t addr,
+		      uint32_t len, uint32_t key)
+{
+	xe_lb_post_recv(&self->xe, UC(i), wr_id, addr, len, key);
+}
+
+static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct uc *t)
+{
+	return xe_lb_poll_cq(&self->xe, &t->cq_ci);
+}
+
 static uint8_t *gpa(struct _test_data_dev *self, uint64_t a)
 {
 	return self->xe.mem.base + a;
@@ -71,44 +87,6 @@ static uint8_t uc_setup(struct _test_data_dev *self, struct uc *u)
 	for (i = 0; i < 2 && !st; i++)
 		st = uc_connect(self, u, u->qpn[i], u->qpn[!i]);
 	return st;
-}
-
-static void post_send(struct _test_data_dev *self, int i, const struct xrnic_sqe *w)
-{
-	struct xrnic_qp_db *db = qp_db(self, i);
-	uint32_t pi = le32toh(db->sq_pi);
-
-	memcpy(gpa(self, XE_LB_QP(UC(i)) + (pi % DEPTH) * XRNIC_SQE_SIZE), w, sizeof(*w));
-	db->sq_pi = htole32(pi + 1);
-	xe_doorbell(&self->xe, 1);
-	while (xe_dev_poll(&self->xe) == 0)
-		;
-}
-
-static void post_recv(struct _test_data_dev *self, int i, uint64_t wr_id, uint64_t addr,
-		      uint32_t len, uint32_t key)
-{
-	struct xrnic_qp_db *db = qp_db(self, i);
-	uint32_t pi = le32toh(db->rq_pi);
-	struct xrnic_rqe *r = (void *)gpa(self, XE_LB_RQ(UC(i)) + (pi % DEPTH) * XRNIC_RQE_SIZE);
-
-	memset(r, 0, sizeof(*r));
-	r->wr_id = htole64(wr_id);
-	r->num_sge = 1;
-	r->sge[0] = (struct xrnic_sge){ htole64(addr), htole32(len), htole32(key) };
-	db->rq_pi = htole32(pi + 1);
-}
-
-static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct uc *u)
-{
-	struct xrnic_cqe *e = (void *)gpa(self, XE_LB_CQ + (u->cq_ci % XE_LB_CQ_DEPTH) *
-					   XRNIC_CQE_SIZE);
-
-	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(u->cq_ci, XE_LB_CQ_DEPTH))
-		return NULL;
-	u->cq_ci++;
-	((struct xrnic_cq_db *)gpa(self, XE_LB_CQ_DB))->ci = htole32(u->cq_ci);
-	return e;
 }
 
 static struct xrnic_sqe sqe(struct uc *u, uint8_t opcode, uint64_t wr_id, uint32_t len)

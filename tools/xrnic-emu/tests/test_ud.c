@@ -22,6 +22,22 @@ struct ud {
 	uint32_t cq_ci;
 };
 
+static void post_send(struct _test_data_dev *self, int i, const struct xrnic_sqe *w)
+{
+	xe_lb_post_send(&self->xe, UD(i), w);
+}
+
+static void post_recv(struct _test_data_dev *self, int i, uint64_t wr_id, uint64_t addr,
+		      uint32_t len, uint32_t key)
+{
+	xe_lb_post_recv(&self->xe, UD(i), wr_id, addr, len, key);
+}
+
+static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct ud *t)
+{
+	return xe_lb_poll_cq(&self->xe, &t->cq_ci);
+}
+
 static uint8_t *gpa(struct _test_data_dev *self, uint64_t a)
 {
 	return self->xe.mem.base + a;
@@ -90,44 +106,6 @@ static struct xrnic_sqe datagram(struct _test_data_dev *self, struct ud *u, uint
 	w.ud.av.traffic_class = 0x28;
 	w.ud.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(len), htole32(u->lb.key) };
 	return w;
-}
-
-static void post_send(struct _test_data_dev *self, int i, const struct xrnic_sqe *w)
-{
-	struct xrnic_qp_db *db = qp_db(self, i);
-	uint32_t pi = le32toh(db->sq_pi);
-
-	memcpy(gpa(self, XE_LB_QP(UD(i)) + (pi % DEPTH) * XRNIC_SQE_SIZE), w, sizeof(*w));
-	db->sq_pi = htole32(pi + 1);
-	xe_doorbell(&self->xe, 1);
-	while (xe_dev_poll(&self->xe) == 0)
-		;
-}
-
-static void post_recv(struct _test_data_dev *self, int i, uint64_t wr_id, uint64_t addr,
-		      uint32_t len, uint32_t key)
-{
-	struct xrnic_qp_db *db = qp_db(self, i);
-	uint32_t pi = le32toh(db->rq_pi);
-	struct xrnic_rqe *r = (void *)gpa(self, XE_LB_RQ(UD(i)) + (pi % DEPTH) * XRNIC_RQE_SIZE);
-
-	memset(r, 0, sizeof(*r));
-	r->wr_id = htole64(wr_id);
-	r->num_sge = 1;
-	r->sge[0] = (struct xrnic_sge){ htole64(addr), htole32(len), htole32(key) };
-	db->rq_pi = htole32(pi + 1);
-}
-
-static struct xrnic_cqe *poll_cq(struct _test_data_dev *self, struct ud *u)
-{
-	struct xrnic_cqe *e = (void *)gpa(self, XE_LB_CQ + (u->cq_ci % XE_LB_CQ_DEPTH) *
-					   XRNIC_CQE_SIZE);
-
-	if ((e->flags & XRNIC_CQE_PHASE) != xrnic_entry_phase(u->cq_ci, XE_LB_CQ_DEPTH))
-		return NULL;
-	u->cq_ci++;
-	((struct xrnic_cq_db *)gpa(self, XE_LB_CQ_DB))->ci = htole32(u->cq_ci);
-	return e;
 }
 
 TEST_F(dev, a_datagram_lands_after_its_grh_and_names_its_sender)
