@@ -68,12 +68,14 @@ static FUZZ_CHECKER void fuzz_check_mr(struct xe_dev *xe, const struct xe_mr *mr
 static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 {
 	static uint32_t pd_refs[XE_MAX_PD + 1], cq_refs[XE_MAX_CQ + 1];
+	static uint32_t srq_refs[XRNIC_MAX_SRQ + 1];
 	uint64_t pages = 0;
 	const struct xe_qp *qp;
 	uint32_t i, j;
 
 	memset(pd_refs, 0, sizeof(pd_refs));
 	memset(cq_refs, 0, sizeof(cq_refs));
+	memset(srq_refs, 0, sizeof(srq_refs));
 	for (i = 0; i <= XE_MAX_MR; i++) {
 		if (!xe->mr[i].live) {
 			if (xe->mr[i].pages || xe->mr[i].npages)
@@ -96,12 +98,27 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 		    !xe_pd_get(xe, qp->pdn) || !xe_cq_get(xe, qp->send_cqn) ||
 		    !xe_cq_get(xe, qp->recv_cqn))
 			abort();
+		if (qp->srqn && !xe_srq_get(xe, qp->srqn))
+			abort();
 		pd_refs[qp->pdn]++;
 		cq_refs[qp->send_cqn]++;
 		cq_refs[qp->recv_cqn]++;
+		srq_refs[qp->srqn]++;
 		for (j = 0; j < i; j++)
 			if (xe->qp[j].live && xe->qp[j].qpn == qp->qpn)
 				abort();
+	}
+	/* An SRQ holds its PD; QPs hold their SRQ. */
+	for (i = 1; i <= XRNIC_MAX_SRQ; i++) {
+		if (!xe->srq[i].live) {
+			if (xe->srq[i].refs)
+				abort();
+			continue;
+		}
+		if (empty || !xe_pd_get(xe, xe->srq[i].pdn) || xe->srq[i].refs != srq_refs[i] ||
+		    xe->srq[i].limit >= xe->srq[i].depth)
+			abort();
+		pd_refs[xe->srq[i].pdn]++;
 	}
 	for (i = 0; i <= XE_MAX_PD; i++)
 		if (xe->pd[i].refs != pd_refs[i] || ((!i || empty) && xe->pd[i].live))
