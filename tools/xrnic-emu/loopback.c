@@ -158,6 +158,51 @@ uint8_t xe_lb_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t de
 	return 0;
 }
 
+/* MODIFY_QP of qpn through INIT, RTR and RTS with the attributes of each step. */
+static uint8_t xe_lb_steps(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn,
+			   struct xrnic_qp_attr *step, size_t n)
+{
+	uint8_t st = 0;
+	size_t i;
+
+	for (i = 0; i < n && !st; i++) {
+		step[i].qpn = htole32(qpn);
+		step[i].state = XRNIC_QPS_INIT + i;
+		st = xe_lb_admin(xe, lb, XRNIC_ADMIN_MODIFY_QP, &step[i], NULL);
+	}
+	return st;
+}
+
+uint8_t xe_lb_uc_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t dest_qpn)
+{
+	struct xrnic_qp_attr step[3] = {
+		{ .attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS | XRNIC_QP_PORT),
+		  .access_flags = htole16(XRNIC_ACCESS_REMOTE_WRITE), .port_num = 1 },
+		{ .attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_AV | XRNIC_QP_PATH_MTU |
+				       XRNIC_QP_DEST_QPN | XRNIC_QP_RQ_PSN),
+		  .path_mtu = 5, .hop_limit = 64, .dest_qpn = htole32(dest_qpn),
+		  .rq_psn = htole32(100) },
+		{ .attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_SQ_PSN), .sq_psn = htole32(100) },
+	};
+
+	memcpy(step[1].dgid, xe->gid[0].gid, 16);
+	memcpy(step[1].dmac, xe->id.mac, 6);
+	return xe_lb_steps(xe, lb, qpn, step, 3);
+}
+
+uint8_t xe_lb_ud_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t qkey)
+{
+	struct xrnic_qp_attr step[3] = {
+		{ .attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_PKEY_INDEX | XRNIC_QP_PORT |
+				       XRNIC_QP_QKEY),
+		  .qkey = htole32(qkey), .port_num = 1 },
+		{ .attr_mask = htole32(XRNIC_QP_STATE) },
+		{ .attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_SQ_PSN) },
+	};
+
+	return xe_lb_steps(xe, lb, qpn, step, 3);
+}
+
 void xe_lb_post_send(struct xe_dev *xe, int slot, const struct xrnic_sqe *w)
 {
 	struct xrnic_qp_db *db = (void *)(xe->mem.base + XE_LB_QP_DB(slot));

@@ -50,6 +50,9 @@ uint8_t xe_lb_create_qp(struct xe_dev *xe, struct xe_lb *lb, int slot, uint8_t t
 			uint32_t srqn, uint32_t *qpn);
 uint8_t xe_lb_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t dest_qpn,
 		  uint8_t rnr_retry);
+/* The same for a UC QP (path MTU 4096, PSNs 100), and a UD QP with qkey. */
+uint8_t xe_lb_uc_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t dest_qpn);
+uint8_t xe_lb_ud_rts(struct xe_dev *xe, struct xe_lb *lb, uint32_t qpn, uint32_t qkey);
 
 /* Write a send WQE to the QP in ring slot slot, publish it and run the device. */
 void xe_lb_post_send(struct xe_dev *xe, int slot, const struct xrnic_sqe *w);

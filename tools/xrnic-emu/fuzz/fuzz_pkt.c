@@ -81,15 +81,39 @@ static void post_in_flight(struct xe_lb *lb, uint8_t pick, uint32_t len)
 		;
 }
 
-/* Address the packet to QP 0 or 1, and give a zero rkey the MR's. */
+/* The UD QP (slot 2, Q_Key FUZZ_QKEY) and the UC QP (slot 3, its own peer). */
+#define FUZZ_QKEY	7
+static uint32_t ud_qpn, uc_qpn;
+
+/*
+ * Address the packet to a QP of its opcode's transport (RC: QP 0 or 1),
+ * and give a zero rkey the MR's and a zero Q_Key the UD QP's.
+ */
 static void fix_up(uint8_t *b, size_t n, const struct xe_lb *lb)
 {
 	const struct xe_op_info *op;
-	uint32_t qpn, rkey;
+	uint32_t qpn, rkey, qkey;
 
 	if (n < sizeof(struct xe_bth))
 		return;
-	qpn = lb->qpn[b[4] & 1];
+	switch (xe_op_transport(b[0])) {
+	case XRNIC_QPT_UD:
+		qpn = ud_qpn;
+		if (n >= 16) {
+			memcpy(&qkey, b + 12, 4);
+			if (!qkey) {
+				qkey = htobe32(FUZZ_QKEY);
+				memcpy(b + 12, &qkey, 4);
+			}
+		}
+		break;
+	case XRNIC_QPT_UC:
+		qpn = uc_qpn;
+		break;
+	default:
+		qpn = lb->qpn[b[4] & 1];
+		break;
+	}
 	b[4] = 0;
 	b[5] = qpn >> 16;
 	b[6] = qpn >> 8;
@@ -115,6 +139,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	xe = fuzz_device();
 	if (size < 2 || xe_lb_setup(xe, &lb, MR_LEN, 0))
 		return 0;
+	if (xe_lb_create_qp(xe, &lb, 2, XRNIC_QPT_UD, 0, &ud_qpn) ||
+	    xe_lb_ud_rts(xe, &lb, ud_qpn, FUZZ_QKEY) ||
+	    xe_lb_create_qp(xe, &lb, 3, XRNIC_QPT_UC, 0, &uc_qpn) ||
+	    xe_lb_uc_rts(xe, &lb, uc_qpn, uc_qpn))
+		abort();
+	post_recvs(&lb, 2);
+	post_recvs(&lb, 3);
 	for (n = 0; n < 2; n++) {
 		struct xrnic_qp_attr a = { .qpn = htole32(lb.qpn[n]), .path_mtu = 1,
 					   .attr_mask = htole32(XRNIC_QP_PATH_MTU) };

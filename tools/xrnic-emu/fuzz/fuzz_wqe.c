@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the data path: two connected RC QPs of one device
- * with a 3-page MR, a CQ with events and an event queue, set up through
+ * libFuzzer target for the data path: two connected RC QPs of one device,
+ * a UD QP and two connected UC QPs, with a 3-page MR, a CQ with events and an event queue, set up through
  * admin commands; then the input is copied over both QPs' send and receive
  * rings and doorbell records, the CQ's doorbell record and the data pages,
  * and the device runs until it stops making progress.  Every WQE and index
@@ -26,6 +26,10 @@ static const struct {
 	{ XE_LB_QP(0), DEPTH * XRNIC_SQE_SIZE }, { XE_LB_RQ(1), DEPTH * XRNIC_RQE_SIZE },
 	{ XE_LB_QP(1), DEPTH * XRNIC_SQE_SIZE }, { XE_LB_RQ(0), DEPTH * XRNIC_RQE_SIZE },
 	{ XE_LB_BUF, 3 * PAGE },
+	{ XE_LB_QP_DB(2), 16 }, { XE_LB_QP(2), DEPTH * XRNIC_SQE_SIZE },
+	{ XE_LB_RQ(2), DEPTH * XRNIC_RQE_SIZE },
+	{ XE_LB_QP_DB(3), 16 }, { XE_LB_QP(3), DEPTH * XRNIC_SQE_SIZE },
+	{ XE_LB_RQ(4), DEPTH * XRNIC_RQE_SIZE }, { XE_LB_QP_DB(4), 16 },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -34,8 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xe_lb lb;
 	size_t n;
 
+	uint32_t ud, uc[2];
+
 	xe = fuzz_device();
-	if (xe_lb_setup(xe, &lb, 3 * PAGE, 0))
+	if (xe_lb_setup(xe, &lb, 3 * PAGE, 0) ||
+	    xe_lb_create_qp(xe, &lb, 2, XRNIC_QPT_UD, 0, &ud) || xe_lb_ud_rts(xe, &lb, ud, 7) ||
+	    xe_lb_create_qp(xe, &lb, 3, XRNIC_QPT_UC, 0, &uc[0]) ||
+	    xe_lb_create_qp(xe, &lb, 4, XRNIC_QPT_UC, 0, &uc[1]) ||
+	    xe_lb_uc_rts(xe, &lb, uc[0], uc[1]) || xe_lb_uc_rts(xe, &lb, uc[1], uc[0]))
 		abort();
 	for (i = 0; i < ARRAY_SIZE(fuzz_areas) && size; i++) {
 		n = size < fuzz_areas[i].len ? size : fuzz_areas[i].len;

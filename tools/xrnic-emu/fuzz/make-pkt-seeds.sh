@@ -42,3 +42,10 @@ buf=$((0x40000))
 # two, then the READ's response.
 { be 1 5; be 1 1; pkt 16; bth 17 0 1; aeth 0x1f000002
   pkt 80; bth 16 0 2; aeth 0x1f000003; head -c 64 /dev/zero; } >"$out/window"
+# UD: a SEND Only with its DETH (Q_Key 0: the UD QP's; source QP 5) and
+# with immediate.  UC (its receive PSN is 100): a SEND Only, then a WRITE
+# Only behind it.
+{ be 1 0; be 1 0; pkt 36; bth 100 0 0; be 4 0; be 4 5; head -c 16 /dev/zero
+  pkt 40; bth 101 0 1; be 4 0; be 4 5; be 4 7; head -c 16 /dev/zero; } >"$out/ud-sends"
+{ be 1 0; be 1 0; pkt 20; bth 36 0 100; head -c 8 /dev/zero
+  pkt 36; bth 42 0 101; reth $buf 8; head -c 8 /dev/zero; } >"$out/uc-send-write"

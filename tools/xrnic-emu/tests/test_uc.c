@@ -45,36 +45,6 @@ static struct xrnic_qp_db *qp_db(struct _test_data_dev *self, int i)
 	return (void *)gpa(self, XE_LB_QP_DB(UC(i)));
 }
 
-/* INIT, RTR (to dest_qpn on the port's own GID 0, MTU 4096), RTS. */
-static uint8_t uc_connect(struct _test_data_dev *self, struct uc *u, uint32_t qpn,
-			  uint32_t dest_qpn)
-{
-	struct xrnic_qp_attr a = {
-		.qpn = htole32(qpn), .state = XRNIC_QPS_INIT, .port_num = 1,
-		.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_ACCESS_FLAGS | XRNIC_QP_PORT),
-		.access_flags = htole16(XRNIC_ACCESS_REMOTE_WRITE),
-	};
-	uint8_t st = xe_lb_admin(&self->xe, &u->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
-
-	a = (struct xrnic_qp_attr){
-		.qpn = htole32(qpn), .state = XRNIC_QPS_RTR, .path_mtu = 5, .hop_limit = 64,
-		.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_AV | XRNIC_QP_PATH_MTU |
-				     XRNIC_QP_DEST_QPN | XRNIC_QP_RQ_PSN),
-		.dest_qpn = htole32(dest_qpn), .rq_psn = htole32(100),
-	};
-	memcpy(a.dgid, self->xe.gid[0].gid, 16);
-	memcpy(a.dmac, self->xe.id.mac, 6);
-	if (!st)
-		st = xe_lb_admin(&self->xe, &u->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
-	a = (struct xrnic_qp_attr){
-		.qpn = htole32(qpn), .state = XRNIC_QPS_RTS, .sq_psn = htole32(100),
-		.attr_mask = htole32(XRNIC_QP_STATE | XRNIC_QP_SQ_PSN),
-	};
-	if (!st)
-		st = xe_lb_admin(&self->xe, &u->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
-	return st;
-}
-
 static uint8_t uc_setup(struct _test_data_dev *self, struct uc *u)
 {
 	uint8_t st;
@@ -85,7 +55,7 @@ static uint8_t uc_setup(struct _test_data_dev *self, struct uc *u)
 	for (i = 0; i < 2 && !st; i++)
 		st = xe_lb_create_qp(&self->xe, &u->lb, UC(i), XRNIC_QPT_UC, 0, &u->qpn[i]);
 	for (i = 0; i < 2 && !st; i++)
-		st = uc_connect(self, u, u->qpn[i], u->qpn[!i]);
+		st = xe_lb_uc_rts(&self->xe, &u->lb, u->qpn[i], u->qpn[!i]);
 	return st;
 }
 

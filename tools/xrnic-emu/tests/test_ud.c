@@ -77,13 +77,7 @@ static uint8_t ud_setup(struct _test_data_dev *self, struct ud *u)
 	for (i = 0; i < 2 && !st; i++) {
 		st = xe_lb_create_qp(&self->xe, &u->lb, UD(i), XRNIC_QPT_UD, 0, &u->qpn[i]);
 		if (!st)
-			st = modify(self, u, u->qpn[i], XRNIC_QP_STATE | XRNIC_QP_PKEY_INDEX |
-				    XRNIC_QP_PORT | XRNIC_QP_QKEY, XRNIC_QPS_INIT, QKEY);
-		if (!st)
-			st = modify(self, u, u->qpn[i], XRNIC_QP_STATE, XRNIC_QPS_RTR, 0);
-		if (!st)
-			st = modify(self, u, u->qpn[i], XRNIC_QP_STATE | XRNIC_QP_SQ_PSN,
-				    XRNIC_QPS_RTS, 0);
+			st = xe_lb_ud_rts(&self->xe, &u->lb, u->qpn[i], QKEY);
 	}
 	return st;
 }

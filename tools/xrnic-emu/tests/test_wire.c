@@ -1020,26 +1020,9 @@ TEST_F(wire, sends_in_flight_together_arrive_exactly_once_and_in_order_through_f
 /* A UD QP in ring slot 2 of s, in RTS with Q_Key 0x1111; 0 or the status. */
 static uint8_t ud_qp(struct side *s, uint32_t *qpn)
 {
-	static const struct { uint32_t mask; uint8_t state; } steps[] = {
-		{ XRNIC_QP_STATE | XRNIC_QP_PKEY_INDEX | XRNIC_QP_PORT | XRNIC_QP_QKEY,
-		  XRNIC_QPS_INIT },
-		{ XRNIC_QP_STATE, XRNIC_QPS_RTR },
-		{ XRNIC_QP_STATE | XRNIC_QP_SQ_PSN, XRNIC_QPS_RTS },
-	};
-	struct xrnic_qp_attr a;
 	uint8_t st = xe_lb_create_qp(&s->xe, &s->lb, 2, XRNIC_QPT_UD, 0, qpn);
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(steps) && !st; i++) {
-		a = (struct xrnic_qp_attr){
-			.qpn = htole32(*qpn), .attr_mask = htole32(steps[i].mask),
-			.state = steps[i].state,
-			.qkey = htole32(steps[i].mask & XRNIC_QP_QKEY ? 0x1111 : 0),
-			.port_num = steps[i].mask & XRNIC_QP_PORT ? 1 : 0,
-		};
-		st = xe_lb_admin(&s->xe, &s->lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL);
-	}
-	return st;
+	return st ? st : xe_lb_ud_rts(&s->xe, &s->lb, *qpn, 0x1111);
 }
 
 /*
