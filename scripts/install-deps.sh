@@ -21,6 +21,7 @@ pkgs=(
 	ibverbs-providers
 	ibverbs-utils
 	perftest
+	ucx-utils
 	iperf3
 	libisal-dev
 	ethtool

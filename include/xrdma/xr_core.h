@@ -44,6 +44,8 @@ struct xr_uverbs_dev;
  * @max_pd: protection domains
  * @max_ah: address handles
  * @max_srq: shared receive queues
+ * @timestamp_mask: the bits of a completion's timestamp; 0: none
+ * @hca_core_clock: the frequency of the clock that stamps them, kHz
  * @max_qp_rd_atom: READs and atomics outstanding per QP, as requester and
  *	as responder (max_rd_atomic, max_dest_rd_atomic), at most 255
  */
@@ -62,6 +64,8 @@ struct xr_device_attr {
 	u32 max_pd;
 	u32 max_ah;
 	u32 max_srq;
+	u64 timestamp_mask;
+	u64 hca_core_clock;
 	u32 max_qp_rd_atom;
 };
 

@@ -256,8 +256,7 @@ struct xrnic_cmd_srq {
 };
 
 /*
- * CREATE_QP: rings are physically contiguous and page aligned.  A UD QP
- * takes at most XRNIC_MAX_UD_SGE send SGEs.  With srqn (not 0) the QP
+ * CREATE_QP: rings are physically contiguous and page aligned.  With srqn (not 0) the QP
  * receives from that SRQ (of its PD): rq_depth, rq_addr and max_recv_sge
  * are then 0.
  */

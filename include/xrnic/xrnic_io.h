@@ -20,13 +20,12 @@
 #include <assert.h>
 #endif
 
-#define XRNIC_SQE_SIZE		128	/* send work queue entry */
+#define XRNIC_SQE_SIZE		256	/* send work queue entry */
 #define XRNIC_RQE_SIZE		128	/* receive work queue entry */
 #define XRNIC_CQE_SIZE		32	/* completion queue entry */
 #define XRNIC_EQE_SIZE		16	/* completion event queue entry */
 #define XRNIC_MAX_SGE		6	/* scatter/gather entries per WQE */
 #define XRNIC_MAX_INLINE	64	/* inline send data per WQE */
-#define XRNIC_MAX_UD_SGE	4	/* ... of a UD QP, whose WQE holds an AV */
 #define XRNIC_DB_RECORD_SIZE	64	/* room a doorbell record takes */
 
 /* A scatter/gather entry: lkey-checked local memory. */
@@ -83,7 +82,8 @@ struct xrnic_av {
  *
  * A UD QP's WQE is a SEND or SEND_WITH_IMM of one packet: dest_qpn and
  * qkey take the place of remote_addr, and the scatter/gather area holds
- * the address vector, then up to XRNIC_MAX_UD_SGE SGEs or the inline data.
+ * the address vector, then the SGEs or the inline data.  The rest of the
+ * 256 bytes is reserved.
  */
 struct xrnic_sqe {
 	__le64	wr_id;
@@ -112,10 +112,11 @@ struct xrnic_sqe {
 		struct {
 			struct xrnic_av av;
 			union {
-				struct xrnic_sge sge[XRNIC_MAX_UD_SGE];
+				struct xrnic_sge sge[XRNIC_MAX_SGE];
 				__u8	inline_data[XRNIC_MAX_INLINE];
 			};
 		} ud;
+		__u8	reserved1[XRNIC_SQE_SIZE - 32];
 	};
 };
 

@@ -44,7 +44,7 @@ pair_run() {
 		for try in $(seq 60); do
 			timeout 300 "$prog" -d "$DEV" "$@" "$PEER" >/tmp/pair.log 2>&1
 			st=$?
-			grep -q -i -E "couldn't connect|unable to connect|failed to connect" \
+			grep -q -i -E "couldn't connect|unable to connect|failed to connect|connection refused" \
 				/tmp/pair.log || break
 			sleep 1
 		done

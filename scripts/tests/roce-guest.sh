@@ -3,7 +3,8 @@
 # scripts/tests/rdma-pair.sh as /rdma-pair.sh and the selftests' build as
 # /selftests): RDMA between two XRNICs over RoCE v2 on the runner's
 # segment, with Debian's unmodified ibv_rc_pingpong, ibv_ud_pingpong,
-# ibv_srq_pingpong, ibv_uc_pingpong and perftest (RC, UC, UD, an SRQ) and our
+# ibv_srq_pingpong, ibv_uc_pingpong, perftest (RC, UC, UD, an SRQ) and
+# UCX's ucx_perftest over rc_verbs, and our
 # verbs_peer (every opcode, data checked byte for byte, many QPs, up to
 # 16 MiB).  Guest 1 runs the servers, guest 2 the clients.  Afterwards each
 # side checks the device's ICRC errors: none, or with faults injected
@@ -18,6 +19,7 @@ tests() {
 rc_pingpong_checks_data ibv_rc_pingpong -g 1 -c -n 200
 rc_pingpong_over_ipv6 ibv_rc_pingpong -g 0 -n 100
 rc_pingpong_one_mib ibv_rc_pingpong -g 1 -s 1048576 -n 10
+rc_pingpong_timestamps ibv_rc_pingpong -g 1 -t -n 200
 ud_pingpong_checks_data ibv_ud_pingpong -g 1 -c -n 200
 ud_pingpong_over_ipv6 ibv_ud_pingpong -g 0 -s 4096 -n 100
 srq_pingpong_checks_data ibv_srq_pingpong -g 1 -c -n 100
@@ -32,6 +34,8 @@ ib_send_bw_ud ib_send_bw -x 1 -c UD -s 4096 -n 200 -F
 ib_send_lat_ud ib_send_lat -x 1 -c UD -s 64 -n 200 -F
 ib_send_bw_srq ib_send_bw -x 1 --use-srq -s 65536 -n 200 -F
 ib_write_bw_uc ib_write_bw -x 1 -c UC -s 65536 -n 200 -F
+ucx_rc_verbs_am_lat ucx_perftest -d xrnic0:1 -x rc_verbs -t am_lat -n 1000
+ucx_rc_verbs_put_bw ucx_perftest -d xrnic0:1 -x rc_verbs -t put_bw -D zcopy -s 65536 -n 200
 verbs_peer_16_mib /selftests/verbs_peer -g 1 -s 16777216 -n 2000 -a 2000
 verbs_peer_16_qps /selftests/verbs_peer -g 0 -q 16 -s 65536 -n 500 -a 200
 LIST

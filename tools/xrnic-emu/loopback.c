@@ -112,7 +112,7 @@ uint8_t xe_lb_create_qp(struct xe_dev *xe, struct xe_lb *lb, int slot, uint8_t t
 		.pdn = htole32(lb->pdn), .send_cqn = htole32(lb->cqn),
 		.recv_cqn = htole32(lb->cqn), .sq_depth = htole32(XE_LB_DEPTH),
 		.rq_depth = htole32(srqn ? 0 : XE_LB_DEPTH), .qp_type = type,
-		.max_send_sge = type == XRNIC_QPT_UD ? XRNIC_MAX_UD_SGE : XRNIC_MAX_SGE,
+		.max_send_sge = XRNIC_MAX_SGE,
 		.max_recv_sge = srqn ? 0 : XRNIC_MAX_SGE,
 		.sq_addr = htole64(XE_LB_QP(slot)), .rq_addr = htole64(srqn ? 0 : XE_LB_RQ(slot)),
 		.max_inline = htole32(XRNIC_MAX_INLINE), .db_addr = htole64(XE_LB_QP_DB(slot)),

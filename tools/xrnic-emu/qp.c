@@ -89,8 +89,6 @@ static uint8_t xe_qp_create_check(struct xe_dev *xe, const struct xrnic_cmd_crea
 	if (c->max_send_sge < 1 || c->max_send_sge > XRNIC_MAX_SGE ||
 	    (!srq && (c->max_recv_sge < 1 || c->max_recv_sge > XRNIC_MAX_SGE)))
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "SGE count not in 1..max_sge");
-	if (c->qp_type == XRNIC_QPT_UD && c->max_send_sge > XRNIC_MAX_UD_SGE)
-		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "UD send SGEs above XRNIC_MAX_UD_SGE");
 	if (le32toh(c->max_inline) > XRNIC_MAX_INLINE)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "max_inline above XRNIC_MAX_INLINE");
 	if (le64toh(c->sq_addr) % XRNIC_RING_ALIGN || le64toh(c->rq_addr) % XRNIC_RING_ALIGN)

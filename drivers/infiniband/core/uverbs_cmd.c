@@ -203,6 +203,8 @@ static int xr_cmd_ex_query_device(struct xr_cmd *cmd)
 	if (req.comp_mask || req.reserved)
 		return -EINVAL;
 	xr_fill_device_resp(cmd->xdev, &resp.base);
+	resp.timestamp_mask = cmd->xdev->attr.timestamp_mask;
+	resp.hca_core_clock = cmd->xdev->attr.hca_core_clock;
 	resp.response_length = min(cmd->outlen, sizeof(resp));
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
 }

@@ -218,33 +218,43 @@ void xrnic_qp_reset_queues(struct xrnic_qp *qp)
 	pthread_spin_unlock(&qp->sq.lock);
 }
 
+bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e)
+{
+	const struct xrnic_cqe *slot = &cq->cqes[cq->ci & (cq->depth - 1)];
+
+	if ((__atomic_load_n(&slot->flags, __ATOMIC_ACQUIRE) & XRNIC_CQE_PHASE) !=
+	    (((cq->ci / cq->depth) & 1) ^ 1))
+		return false;
+	*e = *slot;
+	cq->ci++;
+	return true;
+}
+
+unsigned int xrnic_cqe_wc_flags(const struct xrnic_cqe *e)
+{
+	return (e->flags & XRNIC_CQE_WITH_IMM ? IBV_WC_WITH_IMM : 0) |
+	       (e->flags & XRNIC_CQE_GRH ? IBV_WC_GRH : 0);
+}
+
 int xrnic_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 {
 	struct xrnic_cq *cq = to_xcq(ibcq);
-	struct xrnic_cqe *e;
+	struct xrnic_cqe e;
 	int done;
 
 	pthread_spin_lock(&cq->lock);
-	for (done = 0; done < n; done++) {
-		e = &cq->cqes[cq->ci & (cq->depth - 1)];
-		if ((__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE) & XRNIC_CQE_PHASE) !=
-		    (((cq->ci / cq->depth) & 1) ^ 1))
-			break;
+	for (done = 0; done < n && xrnic_cq_next(cq, &e); done++) {
 		memset(&wc[done], 0, sizeof(wc[done]));
-		wc[done].wr_id = le64toh(e->wr_id);
-		wc[done].status = e->status;
-		wc[done].opcode = e->opcode;
-		wc[done].vendor_err = e->vendor_err;
-		wc[done].byte_len = le32toh(e->byte_len);
-		wc[done].qp_num = le32toh(e->qpn);
-		wc[done].src_qp = le32toh(e->src_qp);
-		if (e->flags & XRNIC_CQE_WITH_IMM) {
-			wc[done].imm_data = e->imm_data_be;
-			wc[done].wc_flags |= IBV_WC_WITH_IMM;
-		}
-		if (e->flags & XRNIC_CQE_GRH)
-			wc[done].wc_flags |= IBV_WC_GRH;
-		cq->ci++;
+		wc[done].wr_id = le64toh(e.wr_id);
+		wc[done].status = e.status;
+		wc[done].opcode = e.opcode;
+		wc[done].vendor_err = e.vendor_err;
+		wc[done].byte_len = le32toh(e.byte_len);
+		wc[done].qp_num = le32toh(e.qpn);
+		wc[done].src_qp = le32toh(e.src_qp);
+		wc[done].wc_flags = xrnic_cqe_wc_flags(&e);
+		if (e.flags & XRNIC_CQE_WITH_IMM)
+			wc[done].imm_data = e.imm_data_be;
 	}
 	if (done)
 		__atomic_store_n(&cq->db->ci, htole32(cq->ci), __ATOMIC_RELEASE);

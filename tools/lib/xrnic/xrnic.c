@@ -120,8 +120,8 @@ static int xrnic_dereg_mr(struct verbs_mr *vmr)
 	return ret;
 }
 
-static struct ibv_cq *xrnic_create_cq(struct ibv_context *ctx, int cqe,
-				      struct ibv_comp_channel *channel, int vector)
+static struct xrnic_cq *xrnic_cq_alloc(struct ibv_context *ctx, int cqe,
+				       struct ibv_comp_channel *channel, int vector)
 {
 	struct xrnic_create_cq_answer resp = {};
 	struct ibv_create_cq cmd;
@@ -141,7 +141,7 @@ static struct ibv_cq *xrnic_create_cq(struct ibv_context *ctx, int cqe,
 	cq->db = (struct xrnic_cq_db *)(cq->map.buf + resp.drv.db_offset);
 	cq->depth = resp.ibv.cqe;
 	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
-	return &cq->vcq.cq;
+	return cq;
 
 err_destroy:
 	ibv_cmd_destroy_cq(&cq->vcq.cq);
@@ -149,6 +149,40 @@ err_free:
 	free(cq);
 	errno = ret;
 	return NULL;
+}
+
+static struct ibv_cq *xrnic_create_cq(struct ibv_context *ctx, int cqe,
+				      struct ibv_comp_channel *channel, int vector)
+{
+	struct xrnic_cq *cq = xrnic_cq_alloc(ctx, cqe, channel, vector);
+
+	return cq ? &cq->vcq.cq : NULL;
+}
+
+/* What an extended CQ's completions can say: all but the wall clock. */
+#define XRNIC_WC_FLAGS	(IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM | \
+			 IBV_WC_EX_WITH_SRC_QP | IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL | \
+			 IBV_WC_EX_WITH_DLID_PATH_BITS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
+
+/* The same CQ, read through the extended API (cq_ex.c). */
+static struct ibv_cq_ex *xrnic_create_cq_ex(struct ibv_context *ctx,
+					    struct ibv_cq_init_attr_ex *attr)
+{
+	struct xrnic_cq *cq;
+
+	if ((attr->comp_mask & ~(uint32_t)IBV_CQ_INIT_ATTR_MASK_FLAGS) ||
+	    (attr->wc_flags & ~(uint64_t)XRNIC_WC_FLAGS) ||
+	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	     (attr->flags & ~(uint32_t)IBV_CREATE_CQ_ATTR_SINGLE_THREADED))) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	cq = xrnic_cq_alloc(ctx, attr->cqe, attr->channel, attr->comp_vector);
+	if (!cq)
+		return NULL;
+	/* libibverbs sets the common fields (verbs_init_cq()) once this returns. */
+	xrnic_cq_ex_init(cq);
+	return &cq->vcq.cq_ex;
 }
 
 static int xrnic_destroy_cq(struct ibv_cq *ibcq)
@@ -430,6 +464,7 @@ static const struct verbs_context_ops xrnic_ctx_ops = {
 	.alloc_pd = xrnic_alloc_pd,
 	.create_ah = xrnic_create_ah,
 	.create_cq = xrnic_create_cq,
+	.create_cq_ex = xrnic_create_cq_ex,
 	.create_qp = xrnic_create_qp,
 	.create_qp_ex = xrnic_create_qp_ex,
 	.create_srq = xrnic_create_srq,

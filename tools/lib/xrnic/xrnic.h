@@ -34,6 +34,7 @@ struct xrnic_cq {
 	uint32_t ci;			/* free-running consumer index */
 	uint32_t arm_sn;		/* last arm request number */
 	pthread_spinlock_t lock;
+	struct xrnic_cqe cur;		/* extended CQ: the completion being read */
 };
 
 struct xrnic_wq {
@@ -129,6 +130,14 @@ static inline void xrnic_ring_doorbell(struct xrnic_context *ctx)
 		return;
 	*ctx->db = ctx->db_value;
 }
+
+/* cq_ex.c: the extended CQ's poll and read operations. */
+void xrnic_cq_ex_init(struct xrnic_cq *cq);
+
+/* datapath.c: take the next completion of cq into *e; false when none. */
+bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e);
+/* The IBV_WC_* flags of a completion. */
+unsigned int xrnic_cqe_wc_flags(const struct xrnic_cqe *e);
 
 /* qp_ex.c */
 void xrnic_qp_ex_init(struct xrnic_qp *qp);

@@ -64,6 +64,8 @@ static int xrnic_query_device(struct xr_device *xdev,
 	attr->max_pd = le32_to_cpu(r.max_pd);
 	attr->max_ah = XRNIC_MAX_AH;
 	attr->max_srq = XRNIC_MAX_SRQ;
+	attr->timestamp_mask = XRNIC_CLOCK_MASK;
+	attr->hca_core_clock = XRNIC_CLOCK_KHZ;
 	return 0;
 }
 
@@ -337,8 +339,7 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	struct xrnic_qp *xqp;
 	int ret;
 
-	if (cap->max_send_sge > (qp->qp_type == IB_UVERBS_QPT_UD ? XRNIC_MAX_UD_SGE :
-							       XRNIC_MAX_SGE) ||
+	if (cap->max_send_sge > XRNIC_MAX_SGE ||
 	    cap->max_recv_sge > XRNIC_MAX_SGE ||
 	    cap->max_inline_data > XRNIC_MAX_INLINE)
 		return -EINVAL;

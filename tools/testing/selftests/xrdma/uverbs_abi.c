@@ -66,7 +66,7 @@ TEST(context_first_and_only_once)
 	/* Nothing but GET_CONTEXT before a context exists. */
 	EXPECT_EQ(-EINVAL, xv_alloc_pd(fd, &pd));
 	ASSERT_EQ(0, xv_get_context(fd, &resp, &drv));
-	EXPECT_EQ(128, drv.sqe_size);
+	EXPECT_EQ(256, drv.sqe_size);
 	EXPECT_LE(1, resp.num_comp_vectors);
 	EXPECT_EQ(-EINVAL, xv_get_context(fd, &resp, NULL));
 	/* The async event file: nothing to read yet. */

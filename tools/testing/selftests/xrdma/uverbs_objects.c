@@ -697,6 +697,9 @@ TEST(kill_9_during_registration)
 
 TEST(processes_cannot_use_each_others_handles)
 {
+	struct ib_uverbs_ah_attr a = { .is_global = 1, .port_num = 1, .grh.hop_limit = 1 };
+	struct ib_uverbs_create_srq_resp srq;
+	struct ib_uverbs_create_ah_resp ah;
 	uint32_t pd;
 	int fd, status;
 	pid_t pid;
@@ -704,18 +707,26 @@ TEST(processes_cannot_use_each_others_handles)
 	fd = xv_open_context(NULL);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
+	ASSERT_EQ(0, xv_create_srq(fd, pd, 4, 1, &srq, NULL));
+	ASSERT_EQ(0, xt_own_gid(a.grh.dgid));
+	ASSERT_EQ(0, xv_create_ah(fd, pd, &a, &ah, NULL));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		int own = xv_open_context(NULL);
 
-		/* The same handle number means nothing in another context. */
-		if (own < 0 || xv_dealloc_pd(own, pd) != -EINVAL)
+		/* The same handle numbers mean nothing in another context. */
+		if (own < 0 || xv_dealloc_pd(own, pd) != -EINVAL ||
+		    xv_destroy_srq(own, srq.srq_handle) != -EINVAL ||
+		    xv_destroy_ah(own, ah.ah_handle) != -EINVAL ||
+		    xv_modify_srq(own, srq.srq_handle, IBV_SRQ_LIMIT, 0, 1) != -EINVAL)
 			_exit(1);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, xv_destroy_ah(fd, ah.ah_handle));
+	EXPECT_EQ(0, xv_destroy_srq(fd, srq.srq_handle));
 	EXPECT_EQ(0, xv_dealloc_pd(fd, pd));
 	close(fd);
 }
