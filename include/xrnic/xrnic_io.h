@@ -175,20 +175,21 @@ enum xrnic_wc_opcode {
 /*
  * Completion entry.  The device writes every other byte, then flags (phase
  * bit last, with release ordering); the phase rule is that of the admin
- * rings (xrnic_entry_phase()).  Every CQE is stamped with the device clock.  A completion with an error status still
- * carries wr_id and qpn; the other fields are then undefined.
+ * rings (xrnic_entry_phase()).  Every CQE is stamped with the device
+ * clock.  A completion with an error status still carries wr_id and qpn;
+ * the other fields are then undefined.
  */
 struct xrnic_cqe {
 	__le64	wr_id;
 	__le32	byte_len;
 	__be32	imm_data_be;
 	__le32	qpn;		/* the local QP */
-	__le32	src_qp;		/* receive completions: the sending QP (UD: the DETH's) */
+	__le32	src_qp;		/* receive completions: the sending QP */
 	__u8	status;		/* enum xrnic_wc_status */
 	__u8	opcode;		/* enum xrnic_wc_opcode */
 	__u8	vendor_err;	/* enum xrnic_vendor_err */
 	__u8	flags;		/* XRNIC_CQE_* */
-	__le32	timestamp;	/* the device clock when written (XRNIC_CLOCK_KHZ) */
+	__le32	timestamp;	/* the device clock when written */
 };
 
 /*
