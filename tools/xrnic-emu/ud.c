@@ -6,7 +6,8 @@
  * ACK, no retransmission, a lost datagram is lost.  A received datagram
  * whose Q_Key is not its QP's is dropped and counted; one that finds no
  * receive WQE, or one too small for the GRH and the payload, is dropped
- * (the receive WQE stays posted, as rxe and IBTA's class D errors say).
+ * (the receive WQE stays posted, as rxe and IBTA's class D errors say) but
+ * on an SRQ, which gave the WQE up: that one completes with LOC_LEN_ERR.
  * Delivered, the GRH takes the buffer's first XRNIC_GRH_LEN bytes.
  */
 #include <errno.h>
@@ -150,7 +151,11 @@ void xe_ud_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 		status = XRNIC_WC_LOC_QP_OP_ERR;
 		verr = XRNIC_VERR_BAD_WQE;
 	} else if (XRNIC_GRH_LEN + (uint64_t)p->payload_len > dst.len) {
-		goto drop;
+		/* An SRQ gave its WQE up: it cannot stay posted, so it fails. */
+		if (!qp->srqn)
+			goto drop;
+		status = XRNIC_WC_LOC_LEN_ERR;
+		verr = XRNIC_VERR_RECV_LEN;
 	} else {
 		xe_ud_grh(rx, grh);
 		if (xe_buf_copy(xe, &dst, 0, &grh_buf, 0, sizeof(grh)) ||

@@ -237,6 +237,33 @@ TEST_F(dev, a_qp_leaving_for_err_leaves_the_srq_alone_and_says_so)
 	EXPECT_EQ(t.qpn[1], le32toh(c->qpn));
 }
 
+/* A UD QP on the SRQ: a datagram too big for the WQE it took fails that WQE. */
+TEST_F(dev, a_ud_datagram_too_big_for_its_srq_wqe_fails_it)
+{
+	struct xrnic_sqe w = { .wr_id = htole64(1), .opcode = XRNIC_WR_SEND,
+			       .flags = XRNIC_SQE_SIGNALED, .num_sge = 1, .qkey = htole32(5) };
+	struct xrnic_cqe *c;
+	uint32_t ud[2];
+	struct srq t;
+
+	ASSERT_EQ(0, srq_setup(self, &t, 0));
+	ASSERT_EQ(0, xe_lb_create_qp(&self->xe, &t.lb, 4, XRNIC_QPT_UD, 0, &ud[0]));
+	ASSERT_EQ(0, xe_lb_create_qp(&self->xe, &t.lb, 5, XRNIC_QPT_UD, t.srqn, &ud[1]));
+	ASSERT_EQ(0, xe_lb_ud_rts(&self->xe, &t.lb, ud[0], 5));
+	ASSERT_EQ(0, xe_lb_ud_rts(&self->xe, &t.lb, ud[1], 5));
+	post_srq(self, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
+	w.dest_qpn = htole32(ud[1]);
+	memcpy(w.ud.av.dgid, self->xe.gid[0].gid, 16);
+	memcpy(w.ud.av.dmac, self->xe.id.mac, 6);
+	w.ud.av.hop_limit = 1;
+	w.ud.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(100), htole32(t.lb.key) };
+	xe_lb_post_send(&self->xe, 4, &w);
+	ASSERT_NE(NULL, c = poll_cq(self, &t));		/* 100 + the GRH > 100 */
+	EXPECT_EQ(0x71, le64toh(c->wr_id));
+	EXPECT_EQ(XRNIC_WC_LOC_LEN_ERR, c->status);
+	EXPECT_EQ(1, le32toh(srq_db(self)->ci));
+}
+
 TEST_F(dev, srq_commands_check_their_fields_and_references)
 {
 	struct xrnic_cmd_create_srq c = {
