@@ -163,6 +163,7 @@ enum xrnic_wc_opcode {
 #define XRNIC_CQE_SOLICITED	(1u << 2)	/* the sender asked for an event */
 #define XRNIC_CQE_RECV		(1u << 3)	/* a receive queue completion */
 #define XRNIC_CQE_GRH		(1u << 4)	/* UD: the buffer starts with a GRH */
+#define XRNIC_CQE_GRH_IPV4	(1u << 5)	/* UD: that GRH holds an IPv4 header */
 
 /*
  * A UD receive buffer's first XRNIC_GRH_LEN bytes take the GRH: the IPv6

@@ -3,8 +3,8 @@
 # scripts/tests/rdma-pair.sh as /rdma-pair.sh and the selftests' build as
 # /selftests): RDMA between two XRNICs over RoCE v2 on the runner's
 # segment, with Debian's unmodified ibv_rc_pingpong, ibv_ud_pingpong,
-# ibv_srq_pingpong, ibv_uc_pingpong, perftest (RC, UC, UD, an SRQ) and
-# UCX's ucx_perftest over rc_verbs, and our
+# ibv_srq_pingpong, ibv_uc_pingpong, perftest (RC, UC, UD, an SRQ),
+# UCX's ucx_perftest over rc_verbs and ud_verbs and at the UCP level, and our
 # verbs_peer (every opcode, data checked byte for byte, many QPs, up to
 # 16 MiB).  Guest 1 runs the servers, guest 2 the clients.  Afterwards each
 # side checks the device's ICRC errors: none, or with faults injected
@@ -36,19 +36,38 @@ ib_send_bw_srq ib_send_bw -x 1 --use-srq -s 65536 -n 200 -F
 ib_write_bw_uc ib_write_bw -x 1 -c UC -s 65536 -n 200 -F
 ucx_rc_verbs_am_lat ucx_perftest -d xrnic0:1 -x rc_verbs -t am_lat -n 1000
 ucx_rc_verbs_put_bw ucx_perftest -d xrnic0:1 -x rc_verbs -t put_bw -D zcopy -s 65536 -n 200
+ucx_rc_verbs_get_bw ucx_perftest -d xrnic0:1 -x rc_verbs -t get -D zcopy -s 65536 -n 200
+ucx_ud_verbs_am_lat ucx_perftest -d xrnic0:1 -x ud_verbs -t am_lat -n 1000
+ucx_ud_verbs_am_bw ucx_perftest -d xrnic0:1 -x ud_verbs -t am_bw -D bcopy -s 4000 -n 1000
+ucp_tag_lat ucx_perftest -t tag_lat -n 1000
+ucp_tag_bw ucx_perftest -t tag_bw -s 65536 -n 200
+ucp_stream_bw ucx_perftest -t stream_bw -s 65536 -n 200
 verbs_peer_16_mib /selftests/verbs_peer -g 1 -s 16777216 -n 2000 -a 2000
 verbs_peer_16_qps /selftests/verbs_peer -g 0 -q 16 -s 65536 -n 500 -a 200
 LIST
 }
 
+# UCX's UCP tests (tag_*, stream_*) on the transports MPI uses, over
+# xrnic0 only; the UCT ones name theirs with -d and -x.
+export UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=xrnic0:1
+
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 3))"
+echo "1..$(($(tests | wc -l) + 4))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
 	pair_run "roce.$name" 1 "$prog" $args
 done </tmp/roce-tests
 pair_icrc_check roce
+
+# UCX finds both of its verbs transports on the device.
+if ucx_info -d 2>&1 | awk '/Transport:/ { t = $3 } /Device:/ && $3 == "xrnic0:1" { print t }' |
+	sort | tr '\n' ' ' | grep -q "rc_verbs ud_verbs"; then
+	say ok roce.ucx_info_lists_rc_and_ud_verbs
+else
+	ucx_info -d 2>&1 | grep -E "Transport|Device" | sed 's/^/# /'
+	say "not ok" roce.ucx_info_lists_rc_and_ud_verbs
+fi
 
 # write_bw_client ARGS: ib_write_bw of 64 KiB WRITEs to the peer, output in
 # /tmp/client.log, status in st; tried again while the server does not listen yet.

@@ -171,6 +171,8 @@ void xe_ud_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 		xe_qp_to_err(xe, qp);
 		return;
 	}
+	if (rx->ip && rx->ip_len == XE_IPV4_HLEN)
+		flags |= XRNIC_CQE_GRH_IPV4;
 	if (p->mask & XE_PKT_IMMDT)
 		flags |= XRNIC_CQE_WITH_IMM;
 	if (p->se)

@@ -1043,15 +1043,15 @@ static int xr_cmd_create_ah(struct xr_cmd *cmd)
 	if (!pd)
 		return -EINVAL;
 	if (req.attr.port_num < 1 || req.attr.port_num > xdev->phys_port_cnt ||
-	    !req.attr.is_global || grh->sgid_index >= XR_GID_TBL_LEN ||
-	    grh->flow_label > 0xfffff)
+	    !req.attr.is_global || grh->sgid_index >= XR_GID_TBL_LEN)
 		return -EINVAL;
 	ah = kzalloc(sizeof(*ah), GFP_KERNEL_ACCOUNT);
 	if (!ah)
 		return -ENOMEM;
 	ah->pd = pd;
 	memcpy(ah->dgid, grh->dgid, sizeof(ah->dgid));
-	ah->flow_label = grh->flow_label;
+	/* Only its 20 bits count: UCX passes ~0 on purpose, Linux takes it. */
+	ah->flow_label = grh->flow_label & 0xfffff;
 	ah->sgid_index = grh->sgid_index;
 	ah->hop_limit = grh->hop_limit;
 	ah->traffic_class = grh->traffic_class;

@@ -91,7 +91,7 @@ static unsigned int xrnic_read_wc_flags(struct ibv_cq_ex *cqx)
 	return xrnic_cqe_wc_flags(&to_xcqx(cqx)->cur);
 }
 
-/* RoCE has no LIDs, and the one service level is 0. */
+/* RoCE has no LIDs. */
 static uint32_t xrnic_read_slid(struct ibv_cq_ex *cqx)
 {
 	(void)cqx;
@@ -100,8 +100,7 @@ static uint32_t xrnic_read_slid(struct ibv_cq_ex *cqx)
 
 static uint8_t xrnic_read_sl(struct ibv_cq_ex *cqx)
 {
-	(void)cqx;
-	return 0;
+	return xrnic_cqe_sl(&to_xcqx(cqx)->cur);
 }
 
 static uint8_t xrnic_read_dlid_path_bits(struct ibv_cq_ex *cqx)

@@ -236,6 +236,18 @@ unsigned int xrnic_cqe_wc_flags(const struct xrnic_cqe *e)
 	       (e->flags & XRNIC_CQE_GRH ? IBV_WC_GRH : 0);
 }
 
+/*
+ * RoCE carries no service level.  For a datagram, as mlx5 does, sl tells
+ * what its GRH holds: bit 3 a RoCE v2 (UDP) frame, bits 2:0 the network
+ * header, 1 IPv6 or 2 IPv4.  UCX's UD transport reads it so.
+ */
+uint8_t xrnic_cqe_sl(const struct xrnic_cqe *e)
+{
+	if (!(e->flags & XRNIC_CQE_GRH))
+		return 0;
+	return 0x8 | (e->flags & XRNIC_CQE_GRH_IPV4 ? 0x2 : 0x1);
+}
+
 int xrnic_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 {
 	struct xrnic_cq *cq = to_xcq(ibcq);
@@ -253,6 +265,7 @@ int xrnic_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 		wc[done].qp_num = le32toh(e.qpn);
 		wc[done].src_qp = le32toh(e.src_qp);
 		wc[done].wc_flags = xrnic_cqe_wc_flags(&e);
+		wc[done].sl = xrnic_cqe_sl(&e);
 		if (e.flags & XRNIC_CQE_WITH_IMM)
 			wc[done].imm_data = e.imm_data_be;
 	}

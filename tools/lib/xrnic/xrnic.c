@@ -434,7 +434,7 @@ static struct ibv_ah *xrnic_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *att
 	ah->av.sgid_index = attr->grh.sgid_index;
 	ah->av.hop_limit = attr->grh.hop_limit;
 	ah->av.traffic_class = attr->grh.traffic_class;
-	ah->av.flow_label = htole32(attr->grh.flow_label);
+	ah->av.flow_label = htole32(attr->grh.flow_label & 0xfffff);	/* as the kernel */
 	return &ah->ibv_ah;
 }
 

@@ -138,6 +138,7 @@ void xrnic_cq_ex_init(struct xrnic_cq *cq);
 bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e);
 /* The IBV_WC_* flags of a completion. */
 unsigned int xrnic_cqe_wc_flags(const struct xrnic_cqe *e);
+uint8_t xrnic_cqe_sl(const struct xrnic_cqe *e);
 
 /* qp_ex.c */
 void xrnic_qp_ex_init(struct xrnic_qp *qp);

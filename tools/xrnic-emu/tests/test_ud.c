@@ -126,8 +126,8 @@ TEST_F(dev, a_datagram_lands_after_its_grh_and_names_its_sender)
 	EXPECT_EQ(XRNIC_GRH_LEN + 1000, le32toh(c->byte_len));
 	EXPECT_EQ(u.qpn[0], le32toh(c->src_qp));
 	EXPECT_EQ(u.qpn[1], le32toh(c->qpn));
-	EXPECT_EQ(XRNIC_CQE_GRH | XRNIC_CQE_WITH_IMM | XRNIC_CQE_SOLICITED | XRNIC_CQE_RECV,
-		  c->flags & ~XRNIC_CQE_PHASE);
+	EXPECT_EQ(XRNIC_CQE_GRH | XRNIC_CQE_GRH_IPV4 | XRNIC_CQE_WITH_IMM | XRNIC_CQE_SOLICITED |
+		  XRNIC_CQE_RECV, c->flags & ~XRNIC_CQE_PHASE);
 	EXPECT_EQ(htobe32(0xfeed), c->imm_data_be);
 	EXPECT_TRUE(xe_all_zero(rcv, 20));
 	ip = rcv + 20;
@@ -152,6 +152,7 @@ TEST_F(dev, a_datagram_lands_after_its_grh_and_names_its_sender)
 	c = poll_cq(self, &u);
 	ASSERT_NE(NULL, c);
 	EXPECT_EQ(XRNIC_GRH_LEN + 10, le32toh(c->byte_len));
+	EXPECT_EQ(XRNIC_CQE_GRH, c->flags & (XRNIC_CQE_GRH | XRNIC_CQE_GRH_IPV4));
 	EXPECT_EQ(0x62, rcv[0]);		/* version 6, traffic class 0x28 */
 	EXPECT_EQ(0x80, rcv[1]);
 	EXPECT_EQ(17, rcv[6]);

@@ -579,6 +579,12 @@ TEST_F(ctx, address_handles)
 	EXPECT_EQ(-EINVAL, xv_create_ah(self->fd, self->pd, &a, &ah2, NULL));
 	a.grh.sgid_index = 16;				/* beyond the table */
 	EXPECT_EQ(-EINVAL, xv_create_ah(self->fd, self->pd, &a, &ah2, NULL));
+	/* A flow label's bits above its 20 are ignored, as Linux (UCX sets ~0). */
+	a.grh.sgid_index = 0;
+	a.grh.flow_label = ~0u;
+	ASSERT_EQ(0, xv_create_ah(self->fd, self->pd, &a, &ah2, NULL));
+	EXPECT_EQ(0, xv_destroy_ah(self->fd, ah2.ah_handle));
+	a.grh.flow_label = 0;
 	EXPECT_EQ(0, xv_destroy_ah(self->fd, ah.ah_handle));
 	EXPECT_EQ(-EINVAL, xv_destroy_ah(self->fd, ah.ah_handle));
 	EXPECT_EQ(-EINVAL, xv_destroy_ah(self->fd, self->pd));	/* a PD's handle */
