@@ -62,6 +62,8 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_DESTROY_SRQ		= 21,
 	XRNIC_ADMIN_MODIFY_SRQ		= 22,
 	XRNIC_ADMIN_QUERY_SRQ		= 23,
+	XRNIC_ADMIN_ATTACH_MCAST	= 24,
+	XRNIC_ADMIN_DETACH_MCAST	= 25,
 };
 
 /* Admin completion status */
@@ -223,6 +225,23 @@ enum xrnic_qp_type {
 	XRNIC_QPT_RC	= 2,	/* the IB verbs values */
 	XRNIC_QPT_UC	= 3,
 	XRNIC_QPT_UD	= 4,
+};
+
+/*
+ * ATTACH_MCAST, DETACH_MCAST: UD QP qpn joins or leaves the multicast group
+ * of gid (ff00::/8, or ::ffff:224.0.0.0/4).  A datagram to such a GID and
+ * to QPN XRNIC_MCAST_QPN is delivered to every QP attached to its group.
+ * Attaching twice, or detaching a QP that is not attached, fails
+ * (BAD_PARAM, NOT_FOUND); DESTROY_QP of an attached QP is BUSY.
+ */
+#define XRNIC_MAX_MCAST_GRP		64	/* groups a device filters for */
+#define XRNIC_MAX_MCAST_QP_ATTACH	16	/* QPs attached to each */
+#define XRNIC_MCAST_QPN			0xffffff
+struct xrnic_cmd_mcast {
+	__le32	qpn;
+	__le32	reserved0;
+	__u8	gid[16];
+	__u8	reserved[32];
 };
 
 /* SRQs a device has: srqn 1 .. XRNIC_MAX_SRQ. */
@@ -450,6 +469,7 @@ struct xrnic_aq_entry {
 		struct xrnic_cmd_set_gid set_gid;
 		struct xrnic_cmd_create_srq create_srq;
 		struct xrnic_cmd_srq srq;
+		struct xrnic_cmd_mcast mcast;
 	};
 };
 
@@ -567,6 +587,7 @@ static_assert(sizeof(struct xrnic_cmd_set_gid) == XRNIC_ADMIN_DATA_SIZE,
 static_assert(sizeof(struct xrnic_cmd_create_srq) == XRNIC_ADMIN_DATA_SIZE,
 	      "create_srq command size");
 static_assert(sizeof(struct xrnic_cmd_srq) == XRNIC_ADMIN_DATA_SIZE, "srq command size");
+static_assert(sizeof(struct xrnic_cmd_mcast) == XRNIC_ADMIN_DATA_SIZE, "mcast command size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
 static_assert(XRNIC_NUM_COUNTERS * 8 <= XRNIC_PAGE_SIZE, "counters fit a page");

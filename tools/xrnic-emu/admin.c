@@ -55,6 +55,8 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_DESTROY_SRQ]	= xe_cmd_destroy_srq,
 	[XRNIC_ADMIN_MODIFY_SRQ]	= xe_cmd_modify_srq,
 	[XRNIC_ADMIN_QUERY_SRQ]		= xe_cmd_query_srq,
+	[XRNIC_ADMIN_ATTACH_MCAST]	= xe_cmd_attach_mcast,
+	[XRNIC_ADMIN_DETACH_MCAST]	= xe_cmd_detach_mcast,
 };
 
 static const char *const xe_status_name[] = {

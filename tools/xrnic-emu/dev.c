@@ -22,6 +22,7 @@ static void xe_drop_objects(struct xe_dev *xe)
 	xe_eth_drop_all(xe);
 	xe_gid_drop_all(xe);
 	xe_qp_drop_all(xe);
+	xe_mcast_drop_all(xe);
 	xe_srq_drop_all(xe);
 	xe_cq_drop_all(xe);
 	xe_eq_drop_all(xe);

@@ -191,6 +191,8 @@ uint8_t xe_cmd_destroy_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	qp = xe_qp_get(xe, le32toh(c->qpn));
 	if (!qp)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such QP");
+	if (qp->mcast_groups)
+		return xe_fail(xe, XRNIC_STATUS_BUSY, "QP attached to a multicast group");
 	xe->pd[qp->pdn].refs--;
 	xe->cq[qp->send_cqn].refs--;
 	xe->cq[qp->recv_cqn].refs--;

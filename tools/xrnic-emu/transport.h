@@ -27,6 +27,7 @@ struct xe_frame {
 	uint64_t payload_off;		/* where in payload it starts */
 	const uint8_t *ip;		/* its IP header (ip_len bytes), or NULL */
 	size_t ip_len;
+	const struct xe_mcast *group;	/* a multicast group's, or NULL */
 };
 
 /* A received packet: its parsed headers, its payload and its IP header. */

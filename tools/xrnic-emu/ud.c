@@ -31,7 +31,8 @@ static uint8_t xe_ud_check(struct xe_dev *xe, const struct xe_qp *qp, struct xe_
 	if ((w->opcode != XRNIC_WR_SEND && w->opcode != XRNIC_WR_SEND_WITH_IMM) ||
 	    (w->flags & ~XRNIC_SQE_FLAGS_ALL) || w->reserved0 || w->rkey ||
 	    le32toh(w->dest_qpn) > XRNIC_QPN_MASK || av->sgid_index >= XE_PORT_GID_TBL_LEN ||
-	    !xe->gid[av->sgid_index].valid || (av->dmac[0] & 1) ||
+	    !xe->gid[av->sgid_index].valid ||
+	    ((av->dmac[0] & 1) && !xe_gid_is_mcast(av->dgid)) ||
 	    !xe_all_zero(av->reserved, sizeof(av->reserved)) ||
 	    le32toh(av->flow_label) > XE_FLOW_LABEL_MASK)
 		return XRNIC_WC_LOC_QP_OP_ERR;

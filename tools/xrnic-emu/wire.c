@@ -90,6 +90,7 @@ void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
 
 void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
 {
+	const struct xe_mcast *group = NULL;
 	struct xe_roce_frame rf;
 	struct xe_frame f;
 	int r;
@@ -101,19 +102,27 @@ void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
 		xe_eth_rx(xe, frame, len);
 		return;
 	}
-	/* Another port's (the segment floods unknown destinations): not ours to count. */
-	if (memcmp(frame, xe->id.mac, 6))
+	/*
+	 * Another port's (the segment floods unknown destinations), or a
+	 * group's the device did not join (or not readable): not ours to count.
+	 */
+	if (frame[0] & 1) {
+		group = r > 0 ? xe_mcast_find(xe, rf.dgid) : NULL;
+		if (!group)
+			return;
+	} else if (memcmp(frame, xe->id.mac, 6)) {
 		return;
+	}
 	xe->counters[XRNIC_CNT_RX_PACKETS]++;
 	xe->counters[XRNIC_CNT_RX_BYTES] += len;
-	if (r < 0 || !xe_gid_is_ours(xe, rf.dgid)) {
+	if (r < 0 || (!group && !xe_gid_is_ours(xe, rf.dgid))) {
 		if (r == -2)
 			xe->counters[XRNIC_CNT_RX_ICRC_ERRORS]++;
 		xe->counters[XRNIC_CNT_RX_DROPPED]++;
 		return;
 	}
 	f = (struct xe_frame){ .hdr = rf.bth, .hdr_avail = rf.len, .len = rf.len,
-			       .ip = rf.ip, .ip_len = rf.ip_len };
+			       .ip = rf.ip, .ip_len = rf.ip_len, .group = group };
 	xe_wire_dispatch(xe, &f);
 }
 
@@ -130,6 +139,7 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 			    .ip = f->ip, .ip_len = f->ip_len };
 	struct xe_buf after_hdr;
 	struct xe_qp *qp;
+	uint32_t i;
 
 	if (xe_pkt_parse(&rx.pkt, f->hdr, f->hdr_avail, f->len))
 		goto drop;
@@ -144,6 +154,15 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 					     .len = rx.pkt.payload_len };
 		rx.payload = &after_hdr;
 		rx.payload_off = 0;
+	}
+	if (f->group) {
+		/* One copy for each QP of the group, in the order they attached. */
+		if (rx.pkt.qpn != XRNIC_MCAST_QPN ||
+		    xe_op_transport(rx.pkt.opcode) != XRNIC_QPT_UD)
+			goto drop;
+		for (i = 0; i < f->group->nqp; i++)
+			xe_ud_rcv(xe, xe_qp_get(xe, f->group->qpn[i]), &rx);
+		return true;
 	}
 	qp = xe_qp_get(xe, rx.pkt.qpn);
 	/* Each QP takes the opcodes of its own transport only. */

@@ -132,6 +132,13 @@ struct xe_cq {
 	bool overrun;			/* in error: no more CQEs */
 };
 
+/* A multicast group the device filters for (mcast.c); unused: nqp 0. */
+struct xe_mcast {
+	uint8_t gid[16];
+	uint32_t nqp;
+	uint32_t qpn[XRNIC_MAX_MCAST_QP_ATTACH];
+};
+
 /* A shared receive queue (srq.c). */
 struct xe_srq {
 	bool live;
@@ -277,6 +284,7 @@ struct xe_qp {
 	uint8_t type;			/* enum xrnic_qp_type */
 	uint32_t pdn, send_cqn, recv_cqn;
 	uint32_t srqn;			/* receives from this SRQ; 0: its own RQ */
+	uint32_t mcast_groups;		/* multicast groups it is attached to */
 	uint64_t sq_addr, rq_addr;	/* GPAs of the rings */
 	uint32_t sq_depth, rq_depth;
 	uint8_t max_send_sge, max_recv_sge;
@@ -384,6 +392,7 @@ struct xe_dev {
 	uint64_t mr_pages;		/* page-list entries held by all MRs */
 	struct xe_cq cq[XE_MAX_CQ + 1];
 	struct xe_srq srq[XRNIC_MAX_SRQ + 1];
+	struct xe_mcast mcast[XRNIC_MAX_MCAST_GRP];
 	struct xe_qp qp[XE_QPN_SLOT_END];
 	struct xe_eq eq[XRNIC_MAX_VECTORS];
 	struct xe_eth eth;
@@ -504,6 +513,13 @@ struct xe_srq *xe_srq_get(struct xe_dev *xe, uint32_t srqn);
 /* Copy the next WQE of srq into rqe and take it (0), or none (-ENOENT), or -EIO. */
 int xe_srq_take(struct xe_dev *xe, uint32_t srqn, struct xrnic_rqe *rqe);
 void xe_srq_drop_all(struct xe_dev *xe);
+
+/* mcast.c */
+xe_cmd_fn xe_cmd_attach_mcast, xe_cmd_detach_mcast;
+bool xe_gid_is_mcast(const uint8_t *gid);
+/* The group of the multicast GID gid, or NULL: not one the device joined. */
+struct xe_mcast *xe_mcast_find(struct xe_dev *xe, const uint8_t *gid);
+void xe_mcast_drop_all(struct xe_dev *xe);
 
 /* eq.c */
 xe_cmd_fn xe_cmd_create_eq, xe_cmd_destroy_eq;

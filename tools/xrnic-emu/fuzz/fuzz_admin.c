@@ -68,14 +68,31 @@ static FUZZ_CHECKER void fuzz_check_mr(struct xe_dev *xe, const struct xe_mr *mr
 static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 {
 	static uint32_t pd_refs[XE_MAX_PD + 1], cq_refs[XE_MAX_CQ + 1];
-	static uint32_t srq_refs[XRNIC_MAX_SRQ + 1];
+	static uint32_t srq_refs[XRNIC_MAX_SRQ + 1], groups[XE_QPN_SLOT_END];
 	uint64_t pages = 0;
 	const struct xe_qp *qp;
-	uint32_t i, j;
+	uint32_t i, j, k;
 
 	memset(pd_refs, 0, sizeof(pd_refs));
 	memset(cq_refs, 0, sizeof(cq_refs));
 	memset(srq_refs, 0, sizeof(srq_refs));
+	memset(groups, 0, sizeof(groups));
+	/* A multicast group holds live UD QPs, each once. */
+	for (i = 0; i < XRNIC_MAX_MCAST_GRP; i++) {
+		const struct xe_mcast *g = &xe->mcast[i];
+
+		if (g->nqp > XRNIC_MAX_MCAST_QP_ATTACH || (g->nqp && !xe_gid_is_mcast(g->gid)))
+			abort();
+		for (j = 0; j < g->nqp; j++) {
+			qp = xe_qp_get(xe, g->qpn[j]);
+			if (!qp || qp->type != XRNIC_QPT_UD || empty)
+				abort();
+			for (k = 0; k < j; k++)
+				if (g->qpn[k] == g->qpn[j])
+					abort();
+			groups[qp - xe->qp]++;
+		}
+	}
 	for (i = 0; i <= XE_MAX_MR; i++) {
 		if (!xe->mr[i].live) {
 			if (xe->mr[i].pages || xe->mr[i].npages)
@@ -91,6 +108,8 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 		abort();
 	for (i = 0; i < XE_QPN_SLOT_END; i++) {
 		qp = &xe->qp[i];
+		if (qp->mcast_groups != groups[i])
+			abort();
 		if (!qp->live)
 			continue;
 		if (i < XE_QPN_FIRST_SLOT || empty || xe_qp_get(xe, qp->qpn) != qp ||

@@ -1085,6 +1085,115 @@ TEST_F(wire, datagrams_through_faults_are_lost_or_whole_never_corrupted)
 	EXPECT_LT(100, got);
 }
 
+/* Attach (or detach) QP qpn of s to the group of gid; the status. */
+static uint8_t mcast(struct side *s, uint8_t opcode, uint32_t qpn, const uint8_t *gid)
+{
+	struct xrnic_cmd_mcast m = { .qpn = htole32(qpn) };
+
+	memcpy(m.gid, gid, 16);
+	return xe_lb_admin(&s->xe, &s->lb, opcode, &m, NULL);
+}
+
+static uint8_t destroy_qp(struct side *s, uint32_t qpn)
+{
+	struct xrnic_cmd_qp d = { .qpn = htole32(qpn) };
+
+	return xe_lb_admin(&s->xe, &s->lb, XRNIC_ADMIN_DESTROY_QP, &d, NULL);
+}
+
+/* A datagram of 100 bytes at BUF from a's UD QP (slot 2) to group gid. */
+static void mcast_send(struct side *a, const uint8_t *gid, bool v6)
+{
+	static const uint8_t mac4[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+	static const uint8_t mac6[6] = { 0x33, 0x33, 0x00, 0x01, 0x00, 0x03 };
+	struct xrnic_sqe w = {
+		.opcode = XRNIC_WR_SEND, .flags = XRNIC_SQE_SIGNALED, .num_sge = 1,
+		.dest_qpn = htole32(XRNIC_MCAST_QPN), .qkey = htole32(0x1111),
+	};
+
+	memcpy(w.ud.av.dgid, gid, 16);
+	memcpy(w.ud.av.dmac, v6 ? mac6 : mac4, 6);
+	w.ud.av.sgid_index = 1;
+	w.ud.av.hop_limit = 1;
+	w.ud.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(100), htole32(a->lb.key) };
+	post_send(a, 2, &w);
+}
+
+/*
+ * Multicast: a datagram to a group's GID and QPN 0xffffff reaches every
+ * QP attached to the group once; a group nobody joined is not taken; the
+ * table's rules hold.
+ */
+TEST_F(wire, a_multicast_datagram_reaches_every_qp_attached_to_its_group)
+{
+	static const uint8_t g4[16] = { [10] = 0xff, [11] = 0xff, 239, 1, 2, 3 };
+	static const uint8_t g6[16] = { 0xff, 0x0e, [13] = 1, [15] = 3 };
+	const uint8_t *g = variant->v6 ? g6 : g4;
+	struct side *a = self->a, *b = self->b;
+	uint8_t *dst = b->xe.mem.base + BUF, other[16];
+	uint32_t qa, qb, qc, seen = 0;
+	struct xrnic_cqe *c;
+	uint64_t rx;
+
+	ASSERT_EQ(0, ud_qp(a, &qa));
+	ASSERT_EQ(0, ud_qp(b, &qb));
+	ASSERT_EQ(0, xe_lb_create_qp(&b->xe, &b->lb, 3, XRNIC_QPT_UD, 0, &qc));
+	ASSERT_EQ(0, xe_lb_ud_rts(&b->xe, &b->lb, qc, 0x1111));
+	ASSERT_EQ(0, mcast(b, XRNIC_ADMIN_ATTACH_MCAST, qb, g));
+	ASSERT_EQ(0, mcast(b, XRNIC_ADMIN_ATTACH_MCAST, qc, g));
+	/* The rules: twice, a unicast GID, an RC QP, one not attached, destroy. */
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, mcast(b, XRNIC_ADMIN_ATTACH_MCAST, qb, g));
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, mcast(b, XRNIC_ADMIN_ATTACH_MCAST, qb, b->xe.gid[1].gid));
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, mcast(b, XRNIC_ADMIN_ATTACH_MCAST, b->lb.qpn[1], g));
+	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, mcast(b, XRNIC_ADMIN_ATTACH_MCAST, 0x777777, g));
+	memcpy(other, g, 16);
+	other[15]++;
+	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, mcast(b, XRNIC_ADMIN_DETACH_MCAST, qb, other));
+	EXPECT_EQ(XRNIC_STATUS_BUSY, destroy_qp(b, qb));
+
+	fill(a->xe.mem.base + BUF, 100, 9);
+	post_recv(b, 2, BUF, 2048);
+	post_recv(b, 3, BUF + 2048, 2048);
+	mcast_send(a, g, variant->v6);
+	ASSERT_EQ(0, run(a, b));
+	c = poll_cq(a);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	while ((c = poll_cq(b))) {
+		EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+		EXPECT_EQ(XRNIC_GRH_LEN + 100, le32toh(c->byte_len));
+		EXPECT_EQ(qa, le32toh(c->src_qp));
+		seen |= le32toh(c->qpn) == qb ? 1 : le32toh(c->qpn) == qc ? 2 : 4;
+	}
+	EXPECT_EQ(3, seen);
+	EXPECT_EQ(0, memcmp(dst + XRNIC_GRH_LEN, a->xe.mem.base + BUF, 100));
+	EXPECT_EQ(0, memcmp(dst + 2048 + XRNIC_GRH_LEN, a->xe.mem.base + BUF, 100));
+	/* The GRH names the group: the IPv6 destination, or the IPv4 one. */
+	EXPECT_EQ(0, variant->v6 ? memcmp(dst + 24, g, 16) : memcmp(dst + 36, g + 12, 4));
+
+	/* One left in the group: one copy. */
+	ASSERT_EQ(0, mcast(b, XRNIC_ADMIN_DETACH_MCAST, qc, g));
+	post_recv(b, 2, BUF, 2048);
+	post_recv(b, 3, BUF + 2048, 2048);
+	mcast_send(a, g, variant->v6);
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, poll_cq(a));
+	c = poll_cq(b);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(qb, le32toh(c->qpn));
+	EXPECT_EQ(NULL, poll_cq(b));
+
+	/* Nobody left: the group's frames are not the device's to take. */
+	ASSERT_EQ(0, mcast(b, XRNIC_ADMIN_DETACH_MCAST, qb, g));
+	rx = b->xe.counters[XRNIC_CNT_RX_PACKETS];
+	mcast_send(a, g, variant->v6);
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, poll_cq(a));
+	EXPECT_EQ(NULL, poll_cq(b));
+	EXPECT_EQ(rx, b->xe.counters[XRNIC_CNT_RX_PACKETS]);
+	EXPECT_EQ(0, destroy_qp(b, qb));
+}
+
 /*
  * Two devices as two device models on one host: each one's wire is a
  * struct xe_tap (tap.c) on a switch of the test's own, whose "tap" is one
