@@ -44,6 +44,8 @@ struct xr_uverbs_dev;
  * @max_pd: protection domains
  * @max_ah: address handles
  * @max_srq: shared receive queues
+ * @max_mcast_grp: multicast groups
+ * @max_mcast_qp_attach: QPs attached to each
  * @timestamp_mask: the bits of a completion's timestamp; 0: none
  * @hca_core_clock: the frequency of the clock that stamps them, kHz
  * @max_qp_rd_atom: READs and atomics outstanding per QP, as requester and
@@ -64,6 +66,8 @@ struct xr_device_attr {
 	u32 max_pd;
 	u32 max_ah;
 	u32 max_srq;
+	u32 max_mcast_grp;
+	u32 max_mcast_qp_attach;
 	u64 timestamp_mask;
 	u64 hca_core_clock;
 	u32 max_qp_rd_atom;
@@ -333,6 +337,8 @@ struct xr_qp_attr {
  * @send_cq: CQ of the send queue
  * @recv_cq: CQ of the receive queue
  * @srq: the SRQ it receives from, or NULL (its own receive queue)
+ * @mcast_list: the multicast groups it is attached to (struct xr_mcast;
+ *	under its file's lock)
  * @qp_type: IB QP type (RC or UD)
  * @state: current IB state
  * @sq_sig_all: every send work request is signalled
@@ -349,6 +355,7 @@ struct xr_qp {
 	struct xr_cq *send_cq;
 	struct xr_cq *recv_cq;
 	struct xr_srq *srq;
+	struct list_head mcast_list;
 	u8 qp_type;
 	u8 state;
 	bool sq_sig_all;
@@ -401,6 +408,9 @@ struct xr_udata {
  * @destroy_srq: destroy it
  * @create_ah: optional: answer the new address handle @ah in @udata (the
  *	device may keep no state for it: the core destroys it alone)
+ * @attach_mcast: UD @qp joins the multicast group of @gid (the core
+ *	attaches a QP to a group once)
+ * @detach_mcast: it leaves the group
  * @set_gid: optional: entry @index of port @port's GID table is now @gid,
  *	or empty (@gid NULL); called under the core's GID lock whenever the
  *	table changes, so that the device sends from the GIDs users see
@@ -441,6 +451,8 @@ struct xr_device_ops {
 	int (*destroy_srq)(struct xr_device *xdev, struct xr_srq *srq);
 	int (*create_ah)(struct xr_device *xdev, struct xr_ah *ah,
 			 struct xr_udata *udata);
+	int (*attach_mcast)(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid);
+	int (*detach_mcast)(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid);
 	int (*set_gid)(struct xr_device *xdev, u32 port, u32 index,
 		       const u8 *gid);
 	int (*query_stats)(struct xr_device *xdev, u64 *values);

@@ -10,6 +10,8 @@
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/sched/signal.h>
+#include <net/if_inet6.h>
+#include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/neighbour.h>
 #include <net/route.h>
@@ -110,6 +112,15 @@ int xr_resolve_dmac(struct xr_device *xdev, u32 port, u8 sgid_index,
 		goto out;
 	}
 	memcpy(daddr.s6_addr, dgid, 16);
+	/* A group's frames go to its IP multicast MAC: no route, no neighbour. */
+	if (xr_gid_is_mcast(dgid)) {
+		if (ipv6_addr_v4mapped(&daddr))
+			ip_eth_mc_map(daddr.s6_addr32[3], dmac);
+		else
+			ipv6_eth_mc_map(&daddr, dmac);
+		ret = 0;
+		goto out;
+	}
 	dst = xr_route(ndev, &daddr);
 	if (IS_ERR(dst)) {
 		ret = PTR_ERR(dst) == -ENETUNREACH ? -ENETUNREACH : -EHOSTUNREACH;

@@ -141,6 +141,12 @@ int xr_query_port(struct xr_device *xdev, u32 port, struct xr_port_attr *attr);
 int xr_resolve_dmac(struct xr_device *xdev, u32 port, u8 sgid_index,
 		    const u8 *dgid, u8 dmac[ETH_ALEN]);
 
+/* mcast.c */
+bool xr_gid_is_mcast(const u8 *gid);
+int xr_mcast_attach(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid);
+int xr_mcast_detach(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid);
+void xr_mcast_detach_all(struct xr_device *xdev, struct xr_qp *qp);
+
 /* uverbs_main.c */
 int xr_uverbs_init(void);
 void xr_uverbs_exit(void);

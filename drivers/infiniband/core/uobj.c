@@ -220,6 +220,7 @@ void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq)
 void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp)
 {
 	xr_uobj_del(ufile, &qp->uobj);
+	xr_mcast_detach_all(ufile->xdev, qp);
 	ufile->xdev->ops->destroy_qp(ufile->xdev, qp);
 	atomic_dec(&qp->pd->uobj.usecnt);
 	atomic_dec(&qp->send_cq->uobj.usecnt);

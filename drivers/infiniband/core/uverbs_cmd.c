@@ -174,6 +174,9 @@ static void xr_fill_device_resp(struct xr_device *xdev,
 	r->max_srq = a->max_srq;
 	r->max_srq_wr = a->max_srq ? a->max_qp_wr : 0;
 	r->max_srq_sge = a->max_srq ? a->max_sge : 0;
+	r->max_mcast_grp = a->max_mcast_grp;
+	r->max_mcast_qp_attach = a->max_mcast_qp_attach;
+	r->max_total_mcast_qp_attach = a->max_mcast_grp * a->max_mcast_qp_attach;
 	r->max_qp_rd_atom = a->max_qp_rd_atom;
 	r->max_res_rd_atom = a->max_qp_rd_atom * a->max_qp;
 	r->max_qp_init_rd_atom = a->max_qp_rd_atom;
@@ -534,6 +537,7 @@ static int xr_cmd_create_qp(struct xr_cmd *cmd)
 	qp = kzalloc(sizeof(*qp), GFP_KERNEL_ACCOUNT);
 	if (!qp)
 		return -ENOMEM;
+	INIT_LIST_HEAD(&qp->mcast_list);
 	qp->pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
 	qp->send_cq = xr_uobj_lookup(cmd->ufile, req.send_cq_handle, XR_OBJ_CQ);
 	qp->recv_cq = xr_uobj_lookup(cmd->ufile, req.recv_cq_handle, XR_OBJ_CQ);
@@ -593,6 +597,9 @@ static int xr_cmd_destroy_qp(struct xr_cmd *cmd)
 	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
 	if (!qp)
 		return -EINVAL;
+	/* As Linux: the user detaches first; close detaches by itself. */
+	if (!list_empty(&qp->mcast_list))
+		return -EBUSY;
 	resp.events_reported = qp->async_events;
 	xr_destroy_qp(cmd->ufile, qp);
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
@@ -1020,6 +1027,38 @@ static int xr_cmd_destroy_srq(struct xr_cmd *cmd)
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
 }
 
+/* ----------------------------------------------------------- multicast */
+
+/* ATTACH_MCAST and DETACH_MCAST: the QP's GID filter, as ib_uverbs. */
+static int xr_cmd_mcast(struct xr_cmd *cmd, bool attach)
+{
+	struct ib_uverbs_attach_mcast req;
+	struct xr_qp *qp;
+
+	BUILD_BUG_ON(sizeof(req) != sizeof(struct ib_uverbs_detach_mcast));
+	xr_cmd_in(cmd, &req, sizeof(req));
+	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
+	if (!qp)
+		return -EINVAL;
+	if (!cmd->xdev->ops->attach_mcast)
+		return -EOPNOTSUPP;
+	if (!attach)
+		return xr_mcast_detach(cmd->xdev, qp, req.gid);
+	if (qp->qp_type != IB_UVERBS_QPT_UD || !xr_gid_is_mcast(req.gid))
+		return -EINVAL;
+	return xr_mcast_attach(cmd->xdev, qp, req.gid);
+}
+
+static int xr_cmd_attach_mcast(struct xr_cmd *cmd)
+{
+	return xr_cmd_mcast(cmd, true);
+}
+
+static int xr_cmd_detach_mcast(struct xr_cmd *cmd)
+{
+	return xr_cmd_mcast(cmd, false);
+}
+
 /* ----------------------------------------------------------------- AH */
 
 /*
@@ -1142,6 +1181,8 @@ static const struct xr_cmd_def xr_cmds[] = {
 	CMD(CREATE_AH, xr_cmd_create_ah, struct ib_uverbs_create_ah,
 	    sizeof(struct ib_uverbs_create_ah_resp), true),
 	CMD(DESTROY_AH, xr_cmd_destroy_ah, struct ib_uverbs_destroy_ah, 0, false),
+	CMD(ATTACH_MCAST, xr_cmd_attach_mcast, struct ib_uverbs_attach_mcast, 0, false),
+	CMD(DETACH_MCAST, xr_cmd_detach_mcast, struct ib_uverbs_detach_mcast, 0, false),
 	CMD(CREATE_SRQ, xr_cmd_create_srq, struct ib_uverbs_create_srq,
 	    sizeof(struct ib_uverbs_create_srq_resp), true),
 	CMD(MODIFY_SRQ, xr_cmd_modify_srq, struct ib_uverbs_modify_srq, 0, true),

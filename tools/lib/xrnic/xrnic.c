@@ -462,6 +462,7 @@ static void xrnic_free_context(struct ibv_context *ibctx)
 
 static const struct verbs_context_ops xrnic_ctx_ops = {
 	.alloc_pd = xrnic_alloc_pd,
+	.attach_mcast = ibv_cmd_attach_mcast,		/* the kernel does it all */
 	.create_ah = xrnic_create_ah,
 	.create_cq = xrnic_create_cq,
 	.create_cq_ex = xrnic_create_cq_ex,
@@ -474,6 +475,7 @@ static const struct verbs_context_ops xrnic_ctx_ops = {
 	.destroy_cq = xrnic_destroy_cq,
 	.destroy_qp = xrnic_destroy_qp,
 	.destroy_srq = xrnic_destroy_srq,
+	.detach_mcast = ibv_cmd_detach_mcast,
 	.free_context = xrnic_free_context,
 	.modify_qp = xrnic_modify_qp,
 	.modify_srq = xrnic_modify_srq,

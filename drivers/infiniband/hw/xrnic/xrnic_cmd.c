@@ -345,6 +345,27 @@ int xrnic_cmd_srq(struct xrnic_dev *xn, u8 opcode, u32 srqn, u32 limit,
 }
 
 /**
+ * xrnic_cmd_mcast - ATTACH_MCAST or DETACH_MCAST
+ * @xn: the device
+ * @opcode: which
+ * @qpn: the UD QP
+ * @gid: the group's multicast GID, network order
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_mcast(struct xrnic_dev *xn, u8 opcode, u32 qpn, const u8 *gid)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = opcode,
+		.mcast.qpn = cpu_to_le32(qpn),
+	};
+	struct xrnic_acq_entry cqe;
+
+	memcpy(cmd.mcast.gid, gid, sizeof(cmd.mcast.gid));
+	return xrnic_admin_exec(xn, &cmd, &cqe);
+}
+
+/**
  * xrnic_cmd_query_stats - read the device's counters
  * @xn: the device
  * @values: out: XRNIC_NUM_COUNTERS counters, in enum xrnic_counter order

@@ -64,6 +64,8 @@ static int xrnic_query_device(struct xr_device *xdev,
 	attr->max_pd = le32_to_cpu(r.max_pd);
 	attr->max_ah = XRNIC_MAX_AH;
 	attr->max_srq = XRNIC_MAX_SRQ;
+	attr->max_mcast_grp = XRNIC_MAX_MCAST_GRP;
+	attr->max_mcast_qp_attach = XRNIC_MAX_MCAST_QP_ATTACH;
 	attr->timestamp_mask = XRNIC_CLOCK_MASK;
 	attr->hca_core_clock = XRNIC_CLOCK_KHZ;
 	return 0;
@@ -580,6 +582,16 @@ static int xrnic_destroy_srq(struct xr_device *xdev, struct xr_srq *srq)
 	return ret;
 }
 
+static int xrnic_attach_mcast(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid)
+{
+	return xrnic_cmd_mcast(to_xrnic(xdev), XRNIC_ADMIN_ATTACH_MCAST, qp->qpn, gid);
+}
+
+static int xrnic_detach_mcast(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid)
+{
+	return xrnic_cmd_mcast(to_xrnic(xdev), XRNIC_ADMIN_DETACH_MCAST, qp->qpn, gid);
+}
+
 /* The device keeps no address handles: its library gets the next hop. */
 static int xrnic_create_ah(struct xr_device *xdev, struct xr_ah *ah,
 			   struct xr_udata *udata)
@@ -659,6 +671,8 @@ const struct xr_device_ops xrnic_dev_ops = {
 	.query_srq = xrnic_query_srq,
 	.destroy_srq = xrnic_destroy_srq,
 	.create_ah = xrnic_create_ah,
+	.attach_mcast = xrnic_attach_mcast,
+	.detach_mcast = xrnic_detach_mcast,
 	.set_gid = xrnic_set_gid,
 	.query_stats = xrnic_query_stats,
 	.counter_names = xrnic_counter_names,

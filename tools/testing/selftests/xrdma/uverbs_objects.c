@@ -597,6 +597,63 @@ TEST_F(ctx, address_handles)
 	ASSERT_LE(0, self->fd);
 }
 
+/*
+ * Multicast, as ib_uverbs: a UD QP attaches to a multicast GID (twice is
+ * no error) and the port's netdev joins the group's address, IPv4 or IPv6;
+ * an RC QP, a unicast GID, another file's handle or a group not attached
+ * to are refused; an attached QP cannot be destroyed; close detaches it.
+ * The joins are the kernel's own (what `ip maddr` shows, from /proc/net).
+ */
+#define IGMP	"cat /proc/net/igmp"
+#define G4_HEX	"030201EF"		/* 239.1.2.3 as igmp prints it */
+#define IGMP6	"cat /proc/net/igmp6"
+#define G6_HEX	"ff0e0000000000000000000000000003"
+TEST_F(ctx, multicast_groups)
+{
+	static const uint8_t g4[16] = { [10] = 0xff, [11] = 0xff, 239, 1, 2, 3 };
+	static const uint8_t g6[16] = { 0xff, 0x0e, [15] = 3 };
+	static const uint8_t u4[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 1 };
+	struct ib_uverbs_create_qp_resp ud, rc;
+	struct ib_uverbs_query_device_resp dev;
+	struct ib_uverbs_create_cq_resp cq;
+	int fd2;
+
+	ASSERT_EQ(0, xv_query_device(self->fd, &dev));
+	EXPECT_EQ(64, dev.max_mcast_grp);
+	EXPECT_EQ(16, dev.max_mcast_qp_attach);
+	EXPECT_EQ(64 * 16, dev.max_total_mcast_qp_attach);
+	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp_of(self->fd, IBV_QPT_UD, self->pd, cq.cq_handle, cq.cq_handle,
+				     4, 4, &ud, NULL));
+	ASSERT_EQ(0, xv_create_qp(self->fd, self->pd, cq.cq_handle, cq.cq_handle, 4, &rc, NULL));
+	EXPECT_EQ(0, xt_output_has(IGMP, G4_HEX));
+	ASSERT_EQ(0, xv_mcast(self->fd, true, ud.qp_handle, g4));
+	EXPECT_EQ(0, xv_mcast(self->fd, true, ud.qp_handle, g4));
+	EXPECT_EQ(1, xt_output_has(IGMP, G4_HEX));
+	ASSERT_EQ(0, xv_mcast(self->fd, true, ud.qp_handle, g6));
+	EXPECT_EQ(1, xt_output_has(IGMP6, G6_HEX));
+	EXPECT_EQ(-EINVAL, xv_mcast(self->fd, true, rc.qp_handle, g4));
+	EXPECT_EQ(-EINVAL, xv_mcast(self->fd, true, ud.qp_handle, u4));
+	EXPECT_EQ(-EINVAL, xv_mcast(self->fd, true, self->pd, g4));
+	EXPECT_EQ(-EINVAL, xv_mcast(self->fd, false, rc.qp_handle, g4));
+	fd2 = xv_open_context(NULL);
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(-EINVAL, xv_mcast(fd2, true, ud.qp_handle, g4));
+	EXPECT_EQ(-EINVAL, xv_mcast(fd2, false, ud.qp_handle, g4));
+	close(fd2);
+	EXPECT_EQ(-EBUSY, xv_destroy_qp(self->fd, ud.qp_handle));
+	EXPECT_EQ(0, xv_mcast(self->fd, false, ud.qp_handle, g4));
+	EXPECT_EQ(-EINVAL, xv_mcast(self->fd, false, ud.qp_handle, g4));
+	EXPECT_EQ(0, xt_output_has(IGMP, G4_HEX));
+	EXPECT_EQ(1, xt_output_has(IGMP6, G6_HEX));
+	/* Still attached to the IPv6 group: close detaches it and leaves. */
+	close(self->fd);
+	EXPECT_EQ(0, xt_output_has(IGMP6, G6_HEX));
+	EXPECT_EQ(0, xt_device_holds_only_pds(0));
+	self->fd = xv_open_context(NULL);
+	ASSERT_LE(0, self->fd);
+}
+
 /* Objects left behind are destroyed on close, and pins returned. */
 static void leave_objects(struct __test_metadata *_metadata, int fd,
 			  uint32_t pd, char *buf)

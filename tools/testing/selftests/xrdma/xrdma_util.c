@@ -143,6 +143,20 @@ int xt_res_summary_is(const char *want)
 	return 0;
 }
 
+int xt_output_has(const char *cmd, const char *s)
+{
+	char line[512];
+	FILE *out = popen(cmd, "r");
+	int found = 0;
+
+	if (!out)
+		return 0;
+	while (fgets(line, sizeof(line), out))
+		found |= strstr(line, s) != NULL;
+	pclose(out);
+	return found;
+}
+
 int xt_device_holds_only_pds(unsigned int pd)
 {
 	char buf[256], want[128];

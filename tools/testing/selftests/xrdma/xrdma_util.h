@@ -35,6 +35,8 @@ int xt_run(const char *cmd);
  * @want (e.g. "xrnic0: pd 0 cq 0 "); -1 otherwise, the line on stderr.
  */
 int xt_res_summary_is(const char *want);
+/* 1 if the output of the shell command cmd has a line containing s, else 0. */
+int xt_output_has(const char *cmd, const char *s);
 
 /*
  * 0 if the XRNIC itself (its debugfs "resources", from QUERY_RESOURCES)

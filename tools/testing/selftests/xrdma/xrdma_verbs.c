@@ -227,6 +227,15 @@ int xv_destroy_ah(int fd, uint32_t ah)
 	return xv_cmd(fd, IB_USER_VERBS_CMD_DESTROY_AH, &req, sizeof(req), NULL, 0, 0);
 }
 
+int xv_mcast(int fd, bool attach, uint32_t qp, const uint8_t *gid)
+{
+	struct ib_uverbs_attach_mcast req = { .qp_handle = qp };
+
+	memcpy(req.gid, gid, sizeof(req.gid));
+	return xv_cmd(fd, attach ? IB_USER_VERBS_CMD_ATTACH_MCAST : IB_USER_VERBS_CMD_DETACH_MCAST,
+		      &req, sizeof(req), NULL, 0, 0);
+}
+
 int xv_modify_qp(int fd, struct ib_uverbs_modify_qp *req)
 {
 	return xv_cmd(fd, IB_USER_VERBS_CMD_MODIFY_QP, req, sizeof(*req),

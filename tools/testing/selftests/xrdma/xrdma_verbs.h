@@ -63,6 +63,8 @@ int xv_destroy_qp(int fd, uint32_t qp);
 int xv_create_ah(int fd, uint32_t pd, const struct ib_uverbs_ah_attr *attr,
 		 struct ib_uverbs_create_ah_resp *resp, struct xrnic_create_ah_resp *drv);
 int xv_destroy_ah(int fd, uint32_t ah);
+/* ATTACH_MCAST (attach) or DETACH_MCAST of QP handle qp to the group of gid. */
+int xv_mcast(int fd, bool attach, uint32_t qp, const uint8_t *gid);
 int xv_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 		  struct ib_uverbs_create_srq_resp *resp, struct xrnic_create_srq_resp *drv);
 int xv_modify_srq(int fd, uint32_t srq, uint32_t mask, uint32_t max_wr, uint32_t limit);
