@@ -32,6 +32,8 @@ ib_atomic_bw ib_atomic_bw -x 1 -n 200 -F
 ib_write_lat ib_write_lat -x 1 -s 8 -n 200 -F
 ib_send_bw_ud ib_send_bw -x 1 -c UD -s 4096 -n 200 -F
 ib_send_lat_ud ib_send_lat -x 1 -c UD -s 64 -n 200 -F
+ib_send_bw_multicast ib_send_bw -x 0 -c UD --mcg -s 1024 -n 200 -F
+ib_send_lat_multicast ib_send_lat -x 0 -c UD --mcg -s 64 -n 200 -F
 ib_send_bw_srq ib_send_bw -x 1 --use-srq -s 65536 -n 200 -F
 ib_write_bw_uc ib_write_bw -x 1 -c UC -s 65536 -n 200 -F
 ucx_rc_verbs_am_lat ucx_perftest -d xrnic0:1 -x rc_verbs -t am_lat -n 1000
