@@ -300,6 +300,10 @@ void xe_qp_flush(struct xe_dev *xe, struct xe_qp *qp)
 		xe_comp_recv(xe, qp, le64toh(rqe.wr_id), XRNIC_WC_WR_FLUSH_ERR, XRNIC_VERR_FLUSH,
 			     XRNIC_WC_RECV, 0, 0, 0, 0);
 	}
+	/* But the one a message in progress took from it is the QP's. */
+	if (qp->resp.rqe_held)
+		xe_comp_recv(xe, qp, le64toh(qp->resp.rqe.wr_id), XRNIC_WC_WR_FLUSH_ERR,
+			     XRNIC_VERR_FLUSH, XRNIC_WC_RECV, 0, 0, 0, 0);
 	xe_req_reset(qp);
 	memset(&qp->resp, 0, sizeof(qp->resp));
 }

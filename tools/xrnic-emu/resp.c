@@ -151,11 +151,18 @@ void xe_rq_consumed(struct xe_qp *qp)
 	__atomic_store_n(&qp->db->rq_ci, htole32(qp->rq_ci), __ATOMIC_RELEASE);
 }
 
-/* The next receive WQE, copied into resp.rqe; RNR when there is none. */
+/*
+ * The next receive WQE, copied into resp.rqe; RNR when there is none.  One
+ * taken from the SRQ for a message that was dropped (UC) is the QP's: it
+ * serves the next message, as a WQE of the QP's own queue would.
+ */
 static enum xe_verdict xe_resp_take_rqe(struct xe_dev *xe, struct xe_qp *qp)
 {
+	if (qp->resp.rqe_held)
+		return XE_V_DONE;
 	switch (xe_rq_take(xe, qp, &qp->resp.rqe)) {
 	case 0:
+		qp->resp.rqe_held = qp->srqn != 0;
 		return XE_V_DONE;
 	case -ENOENT:
 		return XE_V_RNR;
@@ -170,6 +177,7 @@ static void xe_resp_rqe_done(struct xe_dev *xe, struct xe_qp *qp, uint8_t status
 {
 	uint32_t flags = 0;
 
+	qp->resp.rqe_held = false;
 	xe_rq_consumed(qp);
 	if (status == XRNIC_WC_SUCCESS) {
 		if (p->mask & XE_PKT_IMMDT)

@@ -261,6 +261,7 @@ struct xe_qp_resp {
 	uint32_t msg;			/* XE_PKT_SEND or _WRITE while one is partly in, or 0 */
 	uint64_t offset;		/* the bytes of it received */
 	struct xrnic_rqe rqe;		/* SEND: its receive WQE (a copy) */
+	bool rqe_held;			/* rqe was taken from the SRQ, not yet completed */
 	struct xe_piece pieces[XRNIC_MAX_SGE];
 	struct xe_buf dst;		/* SEND: the receive WQE's SGEs */
 	struct xe_piece range;		/* WRITE: the RETH's range */

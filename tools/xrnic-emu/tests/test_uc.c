@@ -71,20 +71,25 @@ static struct xrnic_sqe sqe(struct uc *u, uint8_t opcode, uint64_t wr_id, uint32
 	return w;
 }
 
-/* Hand QP 1 a packet of QP 0's, built from p with len payload bytes of 0x5a. */
-static void inject(struct _test_data_dev *self, struct uc *u, struct xe_pkt *p, uint32_t len)
+/* Hand QP qpn a packet of QP 0's, built from p with len payload bytes of 0x5a. */
+static void inject_to(struct _test_data_dev *self, uint32_t qpn, struct xe_pkt *p, uint32_t len)
 {
 	uint8_t b[XE_PKT_MAX_HDR + 4096 + 3];
 	struct xe_frame f;
 	uint32_t n;
 
-	p->qpn = u->qpn[1];
+	p->qpn = qpn;
 	p->pkey = XE_DEFAULT_PKEY;
 	p->payload_len = len;
 	n = xe_pkt_build(b, p);
 	memset(b + n, 0x5a, len + p->pad);
 	f = (struct xe_frame){ .hdr = b, .hdr_avail = n + len + p->pad, .len = n + len + p->pad };
 	xe_wire_recv(&self->xe, &f);
+}
+
+static void inject(struct _test_data_dev *self, struct uc *u, struct xe_pkt *p, uint32_t len)
+{
+	inject_to(self, u->qpn[1], p, len);
 }
 
 TEST_F(dev, uc_writes_and_sends_complete_with_no_answer)
@@ -162,6 +167,64 @@ TEST_F(dev, a_lost_uc_packet_loses_its_message_and_the_next_arrives)
 	EXPECT_EQ(NULL, poll_cq(self, &u));
 	EXPECT_EQ(0, self->xe.counters[XRNIC_CNT_TX_PACKETS]);
 	EXPECT_EQ(XRNIC_QPS_RTS, xe_qp_get(&self->xe, u.qpn[1])->state);
+}
+
+/*
+ * A UC QP on an SRQ: the WQE a dropped message took from the SRQ is the
+ * QP's and serves the next message; the QP entering ERR flushes it.
+ */
+TEST_F(dev, a_dropped_uc_message_gives_the_srq_wqe_it_took_to_the_next)
+{
+	struct xrnic_cmd_create_srq c = {
+		.depth = htole32(4), .ring_addr = htole64(XE_LB_QP(6)),
+		.db_addr = htole64(XE_LB_QP_DB(6)), .max_sge = 1,
+	};
+	struct xrnic_qp_attr err = { .attr_mask = htole32(XRNIC_QP_STATE),
+				     .state = XRNIC_QPS_ERR };
+	struct xrnic_srq_db *db = (void *)gpa(self, XE_LB_QP_DB(6));
+	struct xrnic_rqe *r = (void *)gpa(self, XE_LB_QP(6));
+	struct xrnic_acq_entry a;
+	struct xrnic_cqe *e;
+	uint32_t qpn, i;
+	struct xe_pkt p;
+	struct uc u;
+
+	ASSERT_EQ(0, uc_setup(self, &u));
+	c.pdn = htole32(u.lb.pdn);
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &u.lb, XRNIC_ADMIN_CREATE_SRQ, &c, a.data));
+	ASSERT_EQ(0, xe_lb_create_qp(&self->xe, &u.lb, 4, XRNIC_QPT_UC, le32toh(a.srq.srqn),
+				     &qpn));
+	ASSERT_EQ(0, xe_lb_uc_rts(&self->xe, &u.lb, qpn, u.qpn[0]));
+	for (i = 0; i < 2; i++) {
+		r[i] = (struct xrnic_rqe){ .wr_id = htole64(0x81 + i), .num_sge = 1 };
+		r[i].sge[0] = (struct xrnic_sge){ htole64(BUF + 4 * XE_LB_PAGE), htole32(16384),
+						  htole32(u.lb.key) };
+	}
+	db->pi = htole32(2);
+	/* FIRST 100 takes WQE 0x81, LAST 102 (101 lost): the message is dropped. */
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_SEND_FIRST, .psn = 100 };
+	inject_to(self, qpn, &p, 4096);
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_SEND_LAST, .psn = 102 };
+	inject_to(self, qpn, &p, 10);
+	EXPECT_EQ(NULL, poll_cq(self, &u));
+	EXPECT_EQ(1, le32toh(db->ci));
+	/* The next message lands in 0x81; the SRQ gives nothing more. */
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_SEND_ONLY, .psn = 110 };
+	inject_to(self, qpn, &p, 20);
+	ASSERT_NE(NULL, e = poll_cq(self, &u));
+	EXPECT_EQ(0x81, le64toh(e->wr_id));
+	EXPECT_EQ(20, le32toh(e->byte_len));
+	EXPECT_EQ(1, le32toh(db->ci));
+	/* A message in progress holds 0x82: ERR flushes it, the QP's own. */
+	p = (struct xe_pkt){ .opcode = XE_OP_UC | XE_OP_SEND_FIRST, .psn = 111 };
+	inject_to(self, qpn, &p, 4096);
+	EXPECT_EQ(2, le32toh(db->ci));
+	err.qpn = htole32(qpn);
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &u.lb, XRNIC_ADMIN_MODIFY_QP, &err, NULL));
+	ASSERT_NE(NULL, e = poll_cq(self, &u));
+	EXPECT_EQ(0x82, le64toh(e->wr_id));
+	EXPECT_EQ(XRNIC_WC_WR_FLUSH_ERR, e->status);
+	EXPECT_EQ(NULL, poll_cq(self, &u));
 }
 
 TEST_HARNESS_MAIN
