@@ -7,13 +7,12 @@
  */
 #include <string.h>
 
+#include "frame.h"
 #include "xe.h"
 
 bool xe_gid_is_mcast(const uint8_t *gid)
 {
-	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	if (!memcmp(gid, v4mapped, sizeof(v4mapped)))
+	if (xe_gid_is_v4(gid))
 		return (gid[12] & 0xf0) == 0xe0;	/* 224.0.0.0/4 */
 	return gid[0] == 0xff;
 }
