@@ -156,7 +156,7 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 		rx.payload_off = 0;
 	}
 	if (f->group) {
-		/* One copy for each QP of the group, in the order they attached. */
+		/* One copy for each QP attached to the group. */
 		if (rx.pkt.qpn != XRNIC_MCAST_QPN ||
 		    xe_op_transport(rx.pkt.opcode) != XRNIC_QPT_UD)
 			goto drop;
