@@ -64,6 +64,8 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_QUERY_SRQ		= 23,
 	XRNIC_ADMIN_ATTACH_MCAST	= 24,
 	XRNIC_ADMIN_DETACH_MCAST	= 25,
+	XRNIC_ADMIN_ALLOC_MW		= 26,
+	XRNIC_ADMIN_DEALLOC_MW		= 27,
 };
 
 /* Admin completion status */
@@ -94,7 +96,9 @@ enum xrnic_admin_status {
 #define XRNIC_ACCESS_REMOTE_WRITE	(1u << 1)
 #define XRNIC_ACCESS_REMOTE_READ	(1u << 2)
 #define XRNIC_ACCESS_REMOTE_ATOMIC	(1u << 3)
-#define XRNIC_ACCESS_ALL		0xf
+#define XRNIC_ACCESS_MW_BIND		(1u << 4)	/* MRs: memory windows may open it */
+#define XRNIC_ACCESS_ALL		0x1f		/* of an MR */
+#define XRNIC_ACCESS_ZERO_BASED		(1u << 5)	/* BIND_MW only: see xrnic_io.h */
 
 /*
  * Page lists (REG_MR).  Up to XRNIC_PBL_INLINE_MAX page addresses travel in
@@ -242,6 +246,30 @@ struct xrnic_cmd_mcast {
 	__le32	reserved0;
 	__u8	gid[16];
 	__u8	reserved[32];
+};
+
+/*
+ * ALLOC_MW: a memory window of PD pdn, of type 1 or 2; the answer is its
+ * rkey, whose index is above XRNIC_MW_INDEX_BASE, so that no MR's key ever
+ * names a window.  A type 1 window starts bound to nothing, a type 2 one
+ * free; BIND_MW WQEs bind them (xrnic_io.h), which change its key byte.
+ * DEALLOC_MW names a window by the index of its rkey (the key byte is
+ * ignored) and unbinds and frees it.  DEREG_MR of an MR that a
+ * window is bound to is BUSY, and DESTROY_QP unbinds the type 2 windows
+ * bound to the QP.
+ */
+#define XRNIC_MAX_MW			1024
+#define XRNIC_MW_INDEX_BASE		0x100000
+enum xrnic_mw_type {
+	XRNIC_MW_TYPE_1		= 1,
+	XRNIC_MW_TYPE_2		= 2,
+};
+
+struct xrnic_cmd_mw {
+	__le32	pdn;		/* ALLOC_MW */
+	__le32	rkey;		/* the answer of ALLOC_MW; DEALLOC_MW: its index */
+	__u8	type;		/* ALLOC_MW: enum xrnic_mw_type */
+	__u8	reserved[47];
 };
 
 /* SRQs a device has: srqn 1 .. XRNIC_MAX_SRQ. */
@@ -443,7 +471,8 @@ struct xrnic_resp_query_resources {
 	__le32	qps;
 	__le64	mr_pages;	/* page-list entries held by all MRs */
 	__le32	srqs;
-	__u8	reserved[28];
+	__le32	mws;
+	__u8	reserved[24];
 };
 
 /* Submission entry: the command body is opcode specific. */
@@ -470,6 +499,7 @@ struct xrnic_aq_entry {
 		struct xrnic_cmd_create_srq create_srq;
 		struct xrnic_cmd_srq srq;
 		struct xrnic_cmd_mcast mcast;
+		struct xrnic_cmd_mw mw;
 	};
 };
 
@@ -535,6 +565,7 @@ struct xrnic_acq_entry {
 		struct xrnic_resp_query_stats stats;
 		struct xrnic_resp_query_resources resources;
 		struct xrnic_cmd_srq srq;
+		struct xrnic_cmd_mw mw;
 	};
 };
 
@@ -588,6 +619,7 @@ static_assert(sizeof(struct xrnic_cmd_create_srq) == XRNIC_ADMIN_DATA_SIZE,
 	      "create_srq command size");
 static_assert(sizeof(struct xrnic_cmd_srq) == XRNIC_ADMIN_DATA_SIZE, "srq command size");
 static_assert(sizeof(struct xrnic_cmd_mcast) == XRNIC_ADMIN_DATA_SIZE, "mcast command size");
+static_assert(sizeof(struct xrnic_cmd_mw) == XRNIC_ADMIN_DATA_SIZE, "mw command size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
 static_assert(XRNIC_NUM_COUNTERS * 8 <= XRNIC_PAGE_SIZE, "counters fit a page");

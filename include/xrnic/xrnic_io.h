@@ -44,6 +44,9 @@ enum xrnic_wr_opcode {
 	XRNIC_WR_RDMA_READ		= 4,
 	XRNIC_WR_ATOMIC_CMP_AND_SWP	= 5,
 	XRNIC_WR_ATOMIC_FETCH_AND_ADD	= 6,
+	XRNIC_WR_SEND_WITH_INV		= 7,	/* RC: the receiver invalidates invalidate_rkey */
+	XRNIC_WR_LOCAL_INV		= 8,	/* invalidate invalidate_rkey: a type 2 MW */
+	XRNIC_WR_BIND_MW		= 9,	/* bind: struct xrnic_bind_mw */
 	XRNIC_WR_NUM_OPCODES,
 };
 
@@ -70,6 +73,27 @@ struct xrnic_av {
 	__le32	flow_label;	/* 20 bits; IPv6 only */
 };
 
+/*
+ * The body of a BIND_MW WQE (RC and UC QPs): memory window mw_rkey, of the
+ * QP's PD, opens [addr, addr + length) of the MR mr_lkey with the remote
+ * rights in access, and its rkey becomes new_rkey (the same index, any key
+ * byte).  A type 1 window may be bound again while bound, and length 0
+ * unbinds it; a type 2 window must be free (never bound, or invalidated)
+ * and is bound to the QP that binds it: only requests arriving on that QP
+ * may use it.  The MR must be of the QP's PD, registered with
+ * XRNIC_ACCESS_MW_BIND (and LOCAL_WRITE for a window that remote writes or
+ * atomics may use), and hold the whole range.  XRNIC_ACCESS_ZERO_BASED
+ * (type 2 only): remote requests address the window from 0.
+ */
+struct xrnic_bind_mw {
+	__le32	mw_rkey;
+	__le32	new_rkey;
+	__le32	mr_lkey;
+	__le32	access;		/* XRNIC_ACCESS_REMOTE_*, LOCAL_WRITE (ignored), ZERO_BASED */
+	__le64	addr;		/* an iova of the MR */
+	__le64	length;
+};
+
 /* A UD WQE's Q_Key with this bit set means the QP's own (IBTA 10.2.5). */
 #define XRNIC_QKEY_USE_QP	0x80000000u
 
@@ -78,7 +102,10 @@ struct xrnic_av {
  * max_send_sge), or with XRNIC_SQE_INLINE (SEND and WRITE only)
  * inline_len bytes of inline_data.  Atomics take exactly one 8-byte SGE that
  * receives the original remote value; remote_addr must be 8-byte aligned.
- * imm_data_be travels as the verbs API gives it (network order).
+ * imm_data_be travels as the verbs API gives it (network order); a
+ * SEND_WITH_INV or LOCAL_INV names the key to invalidate in its place.
+ * BIND_MW takes the bind body instead of SGEs; LOCAL_INV and BIND_MW are
+ * local operations: they execute once every WQE before them has completed.
  *
  * A UD QP's WQE is a SEND or SEND_WITH_IMM of one packet: dest_qpn and
  * qkey take the place of remote_addr, and the scatter/gather area holds
@@ -91,7 +118,10 @@ struct xrnic_sqe {
 	__u8	flags;		/* XRNIC_SQE_* */
 	__u8	num_sge;
 	__u8	reserved0;
-	__be32	imm_data_be;
+	union {
+		__be32	imm_data_be;
+		__le32	invalidate_rkey;	/* SEND_WITH_INV, LOCAL_INV */
+	};
 	union {
 		__le64	remote_addr;
 		struct {
@@ -109,6 +139,7 @@ struct xrnic_sqe {
 			__le64	swap;		/* CMP_AND_SWP only */
 			struct xrnic_sge sge;
 		} atomic;
+		struct xrnic_bind_mw bind;
 		struct {
 			struct xrnic_av av;
 			union {
@@ -135,6 +166,7 @@ enum xrnic_wc_status {
 	XRNIC_WC_LOC_QP_OP_ERR		= 2,
 	XRNIC_WC_LOC_PROT_ERR		= 4,
 	XRNIC_WC_WR_FLUSH_ERR		= 5,
+	XRNIC_WC_MW_BIND_ERR		= 6,
 	XRNIC_WC_BAD_RESP_ERR		= 7,
 	XRNIC_WC_LOC_ACCESS_ERR		= 8,
 	XRNIC_WC_REM_INV_REQ_ERR	= 9,
@@ -153,6 +185,8 @@ enum xrnic_wc_opcode {
 	XRNIC_WC_RDMA_READ		= 2,
 	XRNIC_WC_COMP_SWAP		= 3,
 	XRNIC_WC_FETCH_ADD		= 4,
+	XRNIC_WC_BIND_MW		= 5,
+	XRNIC_WC_LOCAL_INV		= 6,
 	XRNIC_WC_RECV			= 128,
 	XRNIC_WC_RECV_RDMA_WITH_IMM	= 129,
 };
@@ -164,6 +198,7 @@ enum xrnic_wc_opcode {
 #define XRNIC_CQE_RECV		(1u << 3)	/* a receive queue completion */
 #define XRNIC_CQE_GRH		(1u << 4)	/* UD: the buffer starts with a GRH */
 #define XRNIC_CQE_GRH_IPV4	(1u << 5)	/* UD: that GRH holds an IPv4 header */
+#define XRNIC_CQE_WITH_INV	(1u << 6)	/* invalidated_rkey is valid */
 
 /*
  * A UD receive buffer's first XRNIC_GRH_LEN bytes take the GRH: the IPv6
@@ -183,7 +218,10 @@ enum xrnic_wc_opcode {
 struct xrnic_cqe {
 	__le64	wr_id;
 	__le32	byte_len;
-	__be32	imm_data_be;
+	union {
+		__be32	imm_data_be;
+		__le32	invalidated_rkey;	/* the key a SEND_WITH_INV invalidated */
+	};
 	__le32	qpn;		/* the local QP */
 	__le32	src_qp;		/* receive completions: the sending QP */
 	__u8	status;		/* enum xrnic_wc_status */
@@ -211,6 +249,7 @@ enum xrnic_vendor_err {
 	XRNIC_VERR_NO_DEST	= 6,	/* no answer (no such QP, or not ready) */
 	XRNIC_VERR_RNR		= 7,	/* no receive WQE within rnr_retry */
 	XRNIC_VERR_FLUSH	= 8,	/* the QP is in the error state */
+	XRNIC_VERR_MW		= 9,	/* a bind or an invalidation the rules refuse */
 };
 
 /*
@@ -364,6 +403,7 @@ struct xrnic_dev_status {
 static_assert(sizeof(struct xrnic_dev_status) == 64, "status page header size");
 static_assert(sizeof(struct xrnic_sge) == 16, "SGE size");
 static_assert(sizeof(struct xrnic_av) == 32, "AV size");
+static_assert(sizeof(struct xrnic_bind_mw) == 32, "bind size");
 static_assert(sizeof(struct xrnic_sqe) == XRNIC_SQE_SIZE, "SQE size");
 static_assert(sizeof(struct xrnic_rqe) == XRNIC_RQE_SIZE, "RQE size");
 static_assert(sizeof(struct xrnic_cqe) == XRNIC_CQE_SIZE, "CQE size");

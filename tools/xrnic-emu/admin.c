@@ -57,6 +57,8 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_QUERY_SRQ]		= xe_cmd_query_srq,
 	[XRNIC_ADMIN_ATTACH_MCAST]	= xe_cmd_attach_mcast,
 	[XRNIC_ADMIN_DETACH_MCAST]	= xe_cmd_detach_mcast,
+	[XRNIC_ADMIN_ALLOC_MW]		= xe_cmd_alloc_mw,
+	[XRNIC_ADMIN_DEALLOC_MW]	= xe_cmd_dealloc_mw,
 };
 
 static const char *const xe_status_name[] = {

@@ -16,6 +16,9 @@ static const uint8_t xe_wc_opcode[XRNIC_WR_NUM_OPCODES] = {
 	[XRNIC_WR_RDMA_READ]		= XRNIC_WC_RDMA_READ,
 	[XRNIC_WR_ATOMIC_CMP_AND_SWP]	= XRNIC_WC_COMP_SWAP,
 	[XRNIC_WR_ATOMIC_FETCH_AND_ADD]	= XRNIC_WC_FETCH_ADD,
+	[XRNIC_WR_SEND_WITH_INV]	= XRNIC_WC_SEND,
+	[XRNIC_WR_LOCAL_INV]		= XRNIC_WC_LOCAL_INV,
+	[XRNIC_WR_BIND_MW]		= XRNIC_WC_BIND_MW,
 };
 
 static void xe_comp_send(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *wqe,

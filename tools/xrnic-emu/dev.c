@@ -26,6 +26,7 @@ static void xe_drop_objects(struct xe_dev *xe)
 	xe_srq_drop_all(xe);
 	xe_cq_drop_all(xe);
 	xe_eq_drop_all(xe);
+	xe_mw_drop_all(xe);
 	xe_mr_drop_all(xe);
 	xe_pd_drop_all(xe);
 	xe_stats_drop_all(xe);

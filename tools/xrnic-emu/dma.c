@@ -11,6 +11,18 @@ struct xe_cursor {
 	uint64_t off;			/* into the piece, or into host bytes */
 };
 
+/* Translate a piece's range: a window's rkey (remote requests) or an MR's key. */
+static int xe_piece_translate(const struct xe_dev *xe, const struct xe_buf *b,
+			      const struct xe_piece *pc, uint64_t addr, uint64_t len,
+			      uint64_t *gpa, uint64_t *avail)
+{
+	int err;
+
+	if (xe_mw_translate(xe, pc->key, b->pdn, b->qpn, addr, len, b->access, gpa, avail, &err))
+		return err;
+	return xe_mr_translate(xe, pc->key, b->pdn, addr, len, b->access, gpa, avail);
+}
+
 /*
  * The host address of the cursor's byte and how many bytes follow it
  * contiguously (at most want).  Returns 0 or a negative errno.
@@ -37,8 +49,7 @@ static int xe_cursor_map(const struct xe_dev *xe, struct xe_cursor *c, uint64_t 
 	pc = &b->piece[c->piece];
 	if (want > pc->len - c->off)
 		want = pc->len - c->off;
-	err = xe_mr_translate(xe, pc->key, b->pdn, pc->addr + c->off, want, b->access, &gpa,
-			      &avail);
+	err = xe_piece_translate(xe, b, pc, pc->addr + c->off, want, &gpa, &avail);
 	if (err)
 		return err;
 	*p = xe_gm_ptr(&xe->mem, gpa, avail);
@@ -77,8 +88,8 @@ int xe_buf_check(const struct xe_dev *xe, const struct xe_buf *buf)
 		if (!buf->piece[i].len)
 			continue;
 		/* Checks the whole piece: key, PD, rights and bounds. */
-		err = xe_mr_translate(xe, buf->piece[i].key, buf->pdn, buf->piece[i].addr,
-				      buf->piece[i].len, buf->access, &gpa, &avail);
+		err = xe_piece_translate(xe, buf, &buf->piece[i], buf->piece[i].addr,
+					 buf->piece[i].len, &gpa, &avail);
 		if (err)
 			return err;
 	}

@@ -24,13 +24,15 @@ struct xe_buf {
 	unsigned int npieces;
 	const uint8_t *host;		/* with piece NULL */
 	uint32_t pdn;
+	uint32_t qpn;			/* remote: the QP it arrived on (type 2 windows) */
 	uint32_t access;		/* XRNIC_ACCESS_* every piece needs; 0: read */
 	uint64_t len;			/* total bytes */
 };
 
 /*
  * Check that every byte of buf is accessible: live keys of PD buf->pdn with
- * the rights in buf->access, within bounds.  Returns 0 or the negative errno
+ * the rights in buf->access, within bounds; a remote range may name a
+ * memory window instead of an MR.  Returns 0 or the negative errno
  * of xe_mr_translate().
  */
 int xe_buf_check(const struct xe_dev *xe, const struct xe_buf *buf);

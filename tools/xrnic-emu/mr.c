@@ -13,8 +13,7 @@
 /* Remote write and atomic need local write, as in the IB spec. */
 #define XE_ACCESS_NEED_LOCAL_WRITE	(XRNIC_ACCESS_REMOTE_WRITE | XRNIC_ACCESS_REMOTE_ATOMIC)
 
-/* The MR table index of key, or 0 when it names no live MR. */
-static uint32_t xe_mr_lookup(const struct xe_dev *xe, uint32_t key)
+uint32_t xe_mr_lookup(const struct xe_dev *xe, uint32_t key)
 {
 	uint32_t idx = XRNIC_KEY_INDEX(key);
 
@@ -188,6 +187,8 @@ uint8_t xe_cmd_dereg_mr(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	if (!idx)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no MR with that key");
 	mr = &xe->mr[idx];
+	if (mr->mws)
+		return xe_fail(xe, XRNIC_STATUS_BUSY, "memory windows are bound to the MR");
 	xe->pd[mr->pdn].refs--;
 	xe_mr_drop(xe, mr);
 	return XRNIC_STATUS_OK;

@@ -38,6 +38,8 @@ static const struct xe_op_info xe_ops[XE_OP_NUM] = {
 				    XE_PKT_ATOMIC | ONLY | XE_PKT_AETH | XE_PKT_ATMACK },
 	[XE_OP_CMP_SWAP]	= { "CMP_SWAP", XE_PKT_ATOMIC | XE_PKT_REQ | ONLY | XE_PKT_ATMETH },
 	[XE_OP_FETCH_ADD]	= { "FETCH_ADD", XE_PKT_ATOMIC | XE_PKT_REQ | ONLY | XE_PKT_ATMETH },
+	[XE_OP_SEND_LAST_INV]	= { "SEND_LAST_WITH_INVALIDATE", SEND | LAST | XE_PKT_IETH },
+	[XE_OP_SEND_ONLY_INV]	= { "SEND_ONLY_WITH_INVALIDATE", SEND | ONLY | XE_PKT_IETH },
 	/* UC: the SENDs and WRITEs of RC, 0x20 on. */
 	[0x20]	= { "UC_SEND_FIRST", SEND | FIRST },
 	[0x21]	= { "UC_SEND_MIDDLE", SEND },
@@ -72,6 +74,7 @@ static const struct {
 	{ XE_PKT_AETH, sizeof(struct xe_aeth) },
 	{ XE_PKT_ATMACK, sizeof(struct xe_atmack) },
 	{ XE_PKT_IMMDT, sizeof(struct xe_immdt) },
+	{ XE_PKT_IETH, sizeof(struct xe_ieth) },
 };
 
 static uint32_t xe_hdr_len(uint32_t mask)
@@ -134,6 +137,12 @@ uint32_t xe_pkt_build(uint8_t *hdr, struct xe_pkt *p)
 	}
 	if (p->mask & XE_PKT_IMMDT) {
 		struct xe_immdt h = { p->imm };
+
+		memcpy(at, &h, sizeof(h));
+		at += sizeof(h);
+	}
+	if (p->mask & XE_PKT_IETH) {
+		struct xe_ieth h = { htobe32(p->rkey) };
 
 		memcpy(at, &h, sizeof(h));
 		at += sizeof(h);
@@ -224,7 +233,14 @@ int xe_pkt_parse(struct xe_pkt *p, const uint8_t *b, size_t avail, size_t len)
 		struct xe_immdt h;
 
 		memcpy(&h, at, sizeof(h));
+		at += sizeof(h);
 		p->imm = h.imm;
+	}
+	if (op->mask & XE_PKT_IETH) {
+		struct xe_ieth h;
+
+		memcpy(&h, at, sizeof(h));
+		p->rkey = be32toh(h.rkey);
 	}
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * RoCE v2 transport headers (IBTA vol. 1 ch. 9, RC and UD): the base header
- * (BTH) and the extension headers DETH, RETH, AtomicETH, AETH, AtomicAckETH
- * and ImmDt, in wire (big-endian) layout, and one per-opcode table saying which
+ * (BTH) and the extension headers DETH, RETH, AtomicETH, AETH, AtomicAckETH,
+ * ImmDt and IETH, in wire (big-endian) layout, and one per-opcode table saying which
  * of them follow the BTH.  xe_pkt_build() writes the headers of a packet
  * from struct xe_pkt; xe_pkt_parse() checks a packet's length against the
  * table before it reads any field.  Private to the device model: the wire is
@@ -41,6 +41,8 @@ enum xe_op {
 	XE_OP_ATOMIC_ACK		= 0x12,
 	XE_OP_CMP_SWAP			= 0x13,
 	XE_OP_FETCH_ADD			= 0x14,
+	XE_OP_SEND_LAST_INV		= 0x16,
+	XE_OP_SEND_ONLY_INV		= 0x17,
 	/* UC (prefix 001): RC's SENDs and WRITEs, XE_OP_UC | RC's opcode */
 	XE_OP_UC			= 0x20,
 	/* UD (prefix 011) */
@@ -66,6 +68,7 @@ enum {
 	XE_PKT_ATOMIC		= 1u << 12,	/* request and ACK */
 	XE_PKT_ACK		= 1u << 13,	/* ACKNOWLEDGE */
 	XE_PKT_DETH		= 1u << 14,	/* a datagram: UD */
+	XE_PKT_IETH		= 1u << 15,	/* SEND with Invalidate */
 };
 
 /* Wire layouts, each field big-endian. */
@@ -107,6 +110,10 @@ struct xe_immdt {
 	__be32 imm;
 } __attribute__((packed));
 
+struct xe_ieth {
+	__be32 rkey;
+} __attribute__((packed));
+
 #define XE_BTH_SE		0x80
 #define XE_BTH_PAD_SHIFT	4
 #define XE_BTH_PAD_MASK		0x30
@@ -140,7 +147,7 @@ struct xe_pkt {
 	uint32_t qpn, psn;
 	uint32_t qkey, src_qp;		/* DETH */
 	uint64_t va;			/* RETH or AtomicETH */
-	uint32_t rkey;
+	uint32_t rkey;			/* RETH, AtomicETH, or IETH's key to invalidate */
 	uint32_t dma_len;		/* RETH */
 	uint64_t swap_add, compare;	/* AtomicETH */
 	uint8_t syndrome;		/* AETH */

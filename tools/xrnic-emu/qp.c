@@ -193,6 +193,7 @@ uint8_t xe_cmd_destroy_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such QP");
 	if (qp->mcast_groups)
 		return xe_fail(xe, XRNIC_STATUS_BUSY, "QP attached to a multicast group");
+	xe_mw_unbind_qp(xe, qp);
 	xe->pd[qp->pdn].refs--;
 	xe->cq[qp->send_cqn].refs--;
 	xe->cq[qp->recv_cqn].refs--;

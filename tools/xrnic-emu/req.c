@@ -188,6 +188,8 @@ static uint8_t xe_req_opcode(uint8_t wr, uint32_t i, uint32_t n)
 					  XE_OP_WRITE_ONLY },
 		[XRNIC_WR_RDMA_WRITE_WITH_IMM] = { XE_OP_WRITE_FIRST, XE_OP_WRITE_MIDDLE,
 						   XE_OP_WRITE_LAST_IMM, XE_OP_WRITE_ONLY_IMM },
+		[XRNIC_WR_SEND_WITH_INV] = { XE_OP_SEND_FIRST, XE_OP_SEND_MIDDLE,
+					     XE_OP_SEND_LAST_INV, XE_OP_SEND_ONLY_INV },
 	};
 
 	return ops[wr][xe_pkt_pos(i, n)];
@@ -235,6 +237,8 @@ static void xe_req_packet(const struct xe_qp *qp, struct xe_msg *m, uint32_t i,
 		p->se = p->ackreq && (w->flags & XRNIC_SQE_SOLICITED);
 		p->dma_len = m->local.len;
 		p->imm = w->imm_data_be;
+		if (w->opcode == XRNIC_WR_SEND_WITH_INV)
+			p->rkey = le32toh(w->invalidate_rkey);
 		p->payload_len = i == m->npsn - 1 ? m->local.len - (uint64_t)i * mtu : mtu;
 		break;
 	}
@@ -316,7 +320,7 @@ static bool xe_req_must_wait(const struct xe_qp *qp, uint8_t opcode, uint8_t fla
 /*
  * Take the next WQE into the window: check it and give it its PSNs.
  * Returns 1 when taken, 0 when there is none or it must wait, -1 when it
- * failed (completed with an error, the QP in ERR).
+ * completed here: it failed (the QP in ERR), or it was a local operation.
  */
 static int xe_req_take(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 {
@@ -338,6 +342,16 @@ static int xe_req_take(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 	rd = xe_wr_is_rd_atomic(m->wqe.opcode);
 	if (xe_req_must_wait(qp, m->wqe.opcode, m->wqe.flags))
 		return 0;
+	if (xe_wr_is_local(m->wqe.opcode)) {
+		if (xe_req_in_flight(qp))
+			return 0;
+		m->npsn = 0;
+		m->done = 0;
+		r->sq_next++;
+		status = xe_mw_local_op(xe, qp, &m->wqe, &verr);
+		xe_comp_wqe(xe, qp, status, verr, 0);
+		return -1;
+	}
 	if (xe_req_check(qp, &m->wqe, m->pieces, &m->local)) {
 		status = XRNIC_WC_LOC_QP_OP_ERR;
 		verr = XRNIC_VERR_BAD_WQE;
@@ -375,7 +389,8 @@ static int xe_req_take(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
  * UC (IBTA 9.7.6): a WQE's packets all leave at once, RC's SEND and WRITE
  * opcodes with the UC prefix, and it completes once the last has left: no
  * ACK, no retransmission, a lost packet loses the message at the
- * responder.  READs and atomics are not UC operations.
+ * responder.  READs, atomics and SEND with Invalidate are not UC
+ * operations; the local ones are.
  */
 static bool xe_uc_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 {
@@ -388,7 +403,18 @@ static bool xe_uc_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 		return false;
 	memcpy(&m->wqe, qp->sq + (size_t)(qp->sq_ci & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
 	       sizeof(m->wqe));
+	m->first_psn = qp->attr.sq_psn;
+	m->npsn = 0;
+	m->done = 0;
+	if (xe_wr_is_local(m->wqe.opcode)) {
+		status = xe_mw_local_op(xe, qp, &m->wqe, &verr);
+		qp->req.sq_next = qp->sq_ci + 1;
+		qp->req.send_idx = qp->req.sq_next;
+		xe_comp_wqe(xe, qp, status, verr, 0);
+		return true;
+	}
 	if (m->wqe.opcode >= XRNIC_WR_NUM_OPCODES || xe_wr_is_rd_atomic(m->wqe.opcode) ||
+	    m->wqe.opcode == XRNIC_WR_SEND_WITH_INV ||
 	    xe_req_check(qp, &m->wqe, m->pieces, &m->local)) {
 		status = XRNIC_WC_LOC_QP_OP_ERR;
 		verr = XRNIC_VERR_BAD_WQE;
@@ -396,9 +422,7 @@ static bool xe_uc_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 		status = XRNIC_WC_LOC_PROT_ERR;
 		verr = XRNIC_VERR_LKEY;
 	}
-	m->first_psn = qp->attr.sq_psn;
 	m->npsn = xe_pkt_count(m->local.len, mtu);
-	m->done = 0;
 	for (i = 0; status == XRNIC_WC_SUCCESS && i < m->npsn; i++) {
 		xe_req_packet(qp, m, i, &p);
 		p.opcode |= XE_OP_UC;

@@ -179,14 +179,22 @@ static void xe_resp_rqe_done(struct xe_dev *xe, struct xe_qp *qp, uint8_t status
 
 	qp->resp.rqe_held = false;
 	xe_rq_consumed(qp);
+	__be32 imm = 0;
+
 	if (status == XRNIC_WC_SUCCESS) {
-		if (p->mask & XE_PKT_IMMDT)
+		if (p->mask & XE_PKT_IMMDT) {
 			flags |= XRNIC_CQE_WITH_IMM;
+			imm = p->imm;
+		}
+		if (p->mask & XE_PKT_IETH) {
+			flags |= XRNIC_CQE_WITH_INV;
+			imm = (__be32)htole32(p->rkey);	/* the CQE's invalidated_rkey */
+		}
 		if (p->se)
 			flags |= XRNIC_CQE_SOLICITED;
 	}
 	xe_comp_recv(xe, qp, le64toh(qp->resp.rqe.wr_id), status, verr, opcode, byte_len,
-		     qp->attr.dest_qpn, flags, status == XRNIC_WC_SUCCESS ? p->imm : 0);
+		     qp->attr.dest_qpn, flags, imm);
 }
 
 /* Fail the receive WQE with status; the caller's verdict moves the QP to ERR. */
@@ -224,6 +232,10 @@ static enum xe_verdict xe_exec_send(struct xe_dev *xe, struct xe_qp *qp, const s
 					  XE_V_NAK_OP);
 	r->offset += p->payload_len;
 	if (p->mask & XE_PKT_LAST) {
+		/* Send with Invalidate (IBTA 9.4.1.1): an invalid rkey is an invalid request. */
+		if ((p->mask & XE_PKT_IETH) && xe_mw_remote_invalidate(xe, qp, p->rkey))
+			return xe_resp_recv_error(xe, qp, p, XRNIC_WC_REM_INV_REQ_ERR,
+						  XRNIC_VERR_MW, XE_V_NAK_INV_REQ);
 		r->msg = 0;
 		r->msn++;
 		xe_resp_rqe_done(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, XRNIC_WC_RECV,
@@ -238,7 +250,8 @@ static void xe_resp_range(const struct xe_qp *qp, const struct xe_pkt *p, struct
 {
 	*piece = (struct xe_piece){ .key = p->rkey, .addr = p->va, .len = len };
 	*buf = (struct xe_buf){
-		.piece = piece, .npieces = 1, .pdn = qp->pdn, .access = access, .len = len,
+		.piece = piece, .npieces = 1, .pdn = qp->pdn, .qpn = qp->qpn, .access = access,
+		.len = len,
 	};
 }
 

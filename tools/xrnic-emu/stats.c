@@ -48,7 +48,7 @@ uint8_t xe_cmd_query_resources(struct xe_dev *xe, const struct xrnic_aq_entry *c
 			       struct xrnic_acq_entry *cpl)
 {
 	struct xrnic_resp_query_resources *r = &cpl->resources;
-	uint32_t pds = 0, mrs = 0, cqs = 0, qps = 0, srqs = 0;
+	uint32_t pds = 0, mrs = 0, cqs = 0, qps = 0, srqs = 0, mws = 0;
 	unsigned int i;
 
 	if (!xe_all_zero(cmd->data, sizeof(cmd->data)))
@@ -63,11 +63,14 @@ uint8_t xe_cmd_query_resources(struct xe_dev *xe, const struct xrnic_aq_entry *c
 		qps += xe->qp[i].live;
 	for (i = 1; i <= XRNIC_MAX_SRQ; i++)
 		srqs += xe->srq[i].live;
+	for (i = 1; i <= XRNIC_MAX_MW; i++)
+		mws += xe->mw[i].live;
 	r->pds = htole32(pds);
 	r->mrs = htole32(mrs);
 	r->cqs = htole32(cqs);
 	r->qps = htole32(qps);
 	r->mr_pages = htole64(xe->mr_pages);
 	r->srqs = htole32(srqs);
+	r->mws = htole32(mws);
 	return XRNIC_STATUS_OK;
 }

@@ -44,6 +44,12 @@ static inline bool xe_wr_is_atomic(uint8_t wr_opcode)
 	return wr_opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP || wr_opcode == XRNIC_WR_ATOMIC_FETCH_AND_ADD;
 }
 
+/* A local operation: no packet, it executes when it is the send queue's head. */
+static inline bool xe_wr_is_local(uint8_t wr_opcode)
+{
+	return wr_opcode == XRNIC_WR_LOCAL_INV || wr_opcode == XRNIC_WR_BIND_MW;
+}
+
 /* A READ or an atomic: max_rd_atomic bounds those in flight. */
 static inline bool xe_wr_is_rd_atomic(uint8_t wr_opcode)
 {

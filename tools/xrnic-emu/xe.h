@@ -117,6 +117,26 @@ struct xe_mr {
 	uint64_t length;
 	uint32_t npages;
 	uint64_t *pages;		/* the device's copy of the page list (GPAs) */
+	uint32_t mws;			/* memory windows bound to it */
+};
+
+/*
+ * A memory window (mw.c): while bound it opens [addr, addr + length) of
+ * the MR mr_key to remote requests with the rights in access; a type 2
+ * window only to those arriving on QP qpn.  Its rkey is
+ * (XRNIC_MW_INDEX_BASE + table index) << 8 | key.
+ */
+struct xe_mw {
+	bool live;
+	bool bound;
+	bool zero_based;		/* remote iovas count from 0 */
+	uint8_t type;			/* enum xrnic_mw_type */
+	uint8_t key;			/* key byte of its rkey now */
+	uint32_t pdn;
+	uint32_t qpn;			/* type 2, bound: the QP it is bound to */
+	uint32_t access;		/* XRNIC_ACCESS_REMOTE_* */
+	uint32_t mr_key;		/* bound: the MR's key */
+	uint64_t addr, length;		/* bound: the range, in the MR's iovas */
 };
 
 struct xe_cq {
@@ -286,6 +306,7 @@ struct xe_qp {
 	uint32_t pdn, send_cqn, recv_cqn;
 	uint32_t srqn;			/* receives from this SRQ; 0: its own RQ */
 	uint32_t mcast_groups;		/* multicast groups it is attached to */
+	uint32_t mws;			/* type 2 memory windows bound to it */
 	uint64_t sq_addr, rq_addr;	/* GPAs of the rings */
 	uint32_t sq_depth, rq_depth;
 	uint8_t max_send_sge, max_recv_sge;
@@ -391,6 +412,7 @@ struct xe_dev {
 	struct xe_pd pd[XE_MAX_PD + 1];
 	struct xe_mr mr[XE_MAX_MR + 1];
 	uint64_t mr_pages;		/* page-list entries held by all MRs */
+	struct xe_mw mw[XRNIC_MAX_MW + 1];
 	struct xe_cq cq[XE_MAX_CQ + 1];
 	struct xe_srq srq[XRNIC_MAX_SRQ + 1];
 	struct xe_mcast mcast[XRNIC_MAX_MCAST_GRP];
@@ -500,6 +522,31 @@ void xe_mr_drop_all(struct xe_dev *xe);
  */
 int xe_mr_translate(const struct xe_dev *xe, uint32_t key, uint32_t pdn, uint64_t iova,
 		    uint64_t len, uint32_t access, uint64_t *gpa, uint64_t *avail);
+/* The MR table index of key, or 0 when it names no live MR. */
+uint32_t xe_mr_lookup(const struct xe_dev *xe, uint32_t key);
+
+/* mw.c */
+xe_cmd_fn xe_cmd_alloc_mw, xe_cmd_dealloc_mw;
+void xe_mw_drop_all(struct xe_dev *xe);
+/* Unbind the type 2 windows bound to qp (it is being destroyed). */
+void xe_mw_unbind_qp(struct xe_dev *xe, const struct xe_qp *qp);
+/*
+ * Execute a LOCAL_INV or BIND_MW WQE of qp: XRNIC_WC_SUCCESS, or the
+ * status (and in *verr the vendor error) the rules give.
+ */
+uint8_t xe_mw_local_op(struct xe_dev *xe, struct xe_qp *qp, const struct xrnic_sqe *w,
+		       uint8_t *verr);
+/* Invalidate the type 2 window rkey bound to qp (a SEND_WITH_INV); 0 or -EINVAL. */
+int xe_mw_remote_invalidate(struct xe_dev *xe, const struct xe_qp *qp, uint32_t rkey);
+/*
+ * xe_mr_translate() for a window's rkey: the window must be live, bound,
+ * of PD pdn (and, type 2, bound to QP qpn) and grant access, which must
+ * ask a remote right; the range is translated through its MR.  True when
+ * key names a window at all (then *err is the answer).
+ */
+bool xe_mw_translate(const struct xe_dev *xe, uint32_t key, uint32_t pdn, uint32_t qpn,
+		     uint64_t iova, uint64_t len, uint32_t access, uint64_t *gpa, uint64_t *avail,
+		     int *err);
 
 /* cq.c */
 xe_cmd_fn xe_cmd_create_cq, xe_cmd_destroy_cq;

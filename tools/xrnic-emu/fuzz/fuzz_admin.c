@@ -69,6 +69,7 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 {
 	static uint32_t pd_refs[XE_MAX_PD + 1], cq_refs[XE_MAX_CQ + 1];
 	static uint32_t srq_refs[XRNIC_MAX_SRQ + 1], groups[XE_QPN_SLOT_END];
+	static uint32_t mr_mws[XE_MAX_MR + 1], qp_mws[XE_QPN_SLOT_END];
 	uint64_t pages = 0;
 	const struct xe_qp *qp;
 	uint32_t i, j, k;
@@ -127,6 +128,40 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 			if (xe->qp[j].live && xe->qp[j].qpn == qp->qpn)
 				abort();
 	}
+	/* A window holds its PD, and while bound its MR and (type 2) its QP. */
+	memset(mr_mws, 0, sizeof(mr_mws));
+	memset(qp_mws, 0, sizeof(qp_mws));
+	for (i = 0; i <= XRNIC_MAX_MW; i++) {
+		const struct xe_mw *mw = &xe->mw[i];
+
+		if (!mw->live) {
+			if (mw->bound)
+				abort();
+			continue;
+		}
+		if (!i || empty || !xe_pd_get(xe, mw->pdn) ||
+		    (mw->type != XRNIC_MW_TYPE_1 && mw->type != XRNIC_MW_TYPE_2))
+			abort();
+		pd_refs[mw->pdn]++;
+		if (!mw->bound)
+			continue;
+		j = xe_mr_lookup(xe, mw->mr_key);
+		if (!j || xe->mr[j].pdn != mw->pdn)
+			abort();
+		mr_mws[j]++;
+		if (mw->type == XRNIC_MW_TYPE_2) {
+			qp = xe_qp_get(xe, mw->qpn);
+			if (!qp)
+				abort();
+			qp_mws[qp - xe->qp]++;
+		}
+	}
+	for (i = 1; i <= XE_MAX_MR; i++)
+		if (xe->mr[i].mws != mr_mws[i])
+			abort();
+	for (i = 0; i < XE_QPN_SLOT_END; i++)
+		if (xe->qp[i].mws != qp_mws[i])
+			abort();
 	/* An SRQ holds its PD; QPs hold their SRQ. */
 	for (i = 1; i <= XRNIC_MAX_SRQ; i++) {
 		if (!xe->srq[i].live) {

@@ -92,6 +92,19 @@ qp_rtr_mask=$((0x1 | 0x80 | 0x100 | 0x1000 | 0x8000 | 0x20000 | 0x100000))
   cmd 21 11 4 1
   cmd 14 12; } >"$out/seed-srq-and-ud"
 
+# Memory windows on PD 1: one of each type (rkeys 0x10000100, 0x10000200),
+# the PD busy, a bad type, both freed by index, the PD freed.
+{ hdr 16 0
+  cmd 3 1
+  cmd 26 2 4 1 4 0 1 1
+  cmd 26 3 4 1 4 0 1 2
+  cmd 26 4 4 1 4 0 1 3
+  cmd 4 5 4 1
+  cmd 27 6 4 0 4 0x10000100
+  cmd 27 7 4 0 4 0x100002ff
+  cmd 4 8 4 1
+  cmd 14 9; } >"$out/seed-memory-windows"
+
 # A chain of two chunks, pages 0 and 1, of page addresses 0: AQ 0x2000, ACQ
 # and AENQ 0x3000.
 { le 4 0x2000; le 4 0; le 4 0x3000; le 4 0; le 4 0x3000; le 4 0

@@ -441,7 +441,8 @@ TEST_F(dev, reg_mr_rejects_remote_write_or_atomic_without_local_write)
 		{ XRNIC_ACCESS_REMOTE_WRITE, XRNIC_STATUS_BAD_PARAM },
 		{ XRNIC_ACCESS_REMOTE_ATOMIC, XRNIC_STATUS_BAD_PARAM },
 		{ XRNIC_ACCESS_REMOTE_WRITE | XRNIC_ACCESS_REMOTE_READ, XRNIC_STATUS_BAD_PARAM },
-		{ XRNIC_ACCESS_LOCAL_WRITE | 0x10, XRNIC_STATUS_BAD_PARAM },
+		{ XRNIC_ACCESS_MW_BIND, XRNIC_STATUS_OK },
+		{ XRNIC_ACCESS_LOCAL_WRITE | XRNIC_ACCESS_ZERO_BASED, XRNIC_STATUS_BAD_PARAM },
 		{ 0x80000000, XRNIC_STATUS_BAD_PARAM },
 	};
 	struct xrnic_cmd_reg_mr c;
@@ -694,7 +695,7 @@ TEST_F(dev, mr_translate_checks_key_pd_access_and_bounds)
 	EXPECT_EQ(-EACCES, xe_mr_translate(xe, ro, pdn, IOVA + 0x10, 1,
 					   XRNIC_ACCESS_REMOTE_WRITE, &gpa, &avail));
 	EXPECT_EQ(0, xe_mr_translate(xe, rw, pdn, IOVA, 1, XRNIC_ACCESS_ALL, &gpa, &avail));
-	EXPECT_EQ(-EINVAL, xe_mr_translate(xe, rw, pdn, IOVA, 1, 0x10, &gpa, &avail));
+	EXPECT_EQ(-EINVAL, xe_mr_translate(xe, rw, pdn, IOVA, 1, 0x20, &gpa, &avail));
 
 	/* Keys. */
 	EXPECT_EQ(-ENOENT, xe_mr_translate(xe, 0, pdn, IOVA, 1, 0, &gpa, &avail));

@@ -71,9 +71,11 @@ TEST(every_opcode_survives_build_and_parse)
 			EXPECT_EQ(p.orig, q.orig);
 		if (op->mask & XE_PKT_IMMDT)
 			EXPECT_EQ(p.imm, q.imm);
+		if (op->mask & XE_PKT_IETH)
+			EXPECT_EQ(p.rkey, q.rkey);
 	}
-	/* RC's 21 opcodes, UC's 12 SENDs and WRITEs and UD's two SENDs. */
-	EXPECT_EQ(21 + 12 + 2, known);
+	/* RC's 23 opcodes, UC's 12 SENDs and WRITEs and UD's two SENDs. */
+	EXPECT_EQ(23 + 12 + 2, known);
 }
 
 TEST(headers_have_the_ibta_layout)
@@ -106,6 +108,11 @@ TEST(headers_have_the_ibta_layout)
 	p = sample(XE_OP_UD_SEND_ONLY_IMM, 4);
 	EXPECT_EQ(24, xe_pkt_build(b, &p));
 	EXPECT_EQ(0, memcmp(b + 12, "\x80\x01\x00\x00\x00\x34\x56\x78\xde\xad\xbe\xef", 12));
+	/* SEND Only with Invalidate: BTH + IETH, the key to invalidate. */
+	p = sample(XE_OP_SEND_ONLY_INV, 4);
+	EXPECT_EQ(16, xe_pkt_build(b, &p));
+	EXPECT_EQ(0x17, b[0]);
+	EXPECT_EQ(0, memcmp(b + 12, "\xa1\xb2\xc3\xd4", 4));
 }
 
 TEST(parse_refuses_short_unknown_and_misshapen_packets)
