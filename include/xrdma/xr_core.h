@@ -46,6 +46,7 @@ struct xr_uverbs_dev;
  * @max_srq: shared receive queues
  * @max_mcast_grp: multicast groups
  * @max_mcast_qp_attach: QPs attached to each
+ * @max_mw: memory windows (type 1 and type 2B); 0: none
  * @timestamp_mask: the bits of a completion's timestamp; 0: none
  * @hca_core_clock: the frequency of the clock that stamps them, kHz
  * @max_qp_rd_atom: READs and atomics outstanding per QP, as requester and
@@ -68,6 +69,7 @@ struct xr_device_attr {
 	u32 max_srq;
 	u32 max_mcast_grp;
 	u32 max_mcast_qp_attach;
+	u32 max_mw;
 	u64 timestamp_mask;
 	u64 hca_core_clock;
 	u32 max_qp_rd_atom;
@@ -100,6 +102,7 @@ struct xr_port_attr {
 /* User object types, in the order the core destroys them on close. */
 enum xr_obj_type {
 	XR_OBJ_QP,
+	XR_OBJ_MW,
 	XR_OBJ_AH,
 	XR_OBJ_SRQ,
 	XR_OBJ_MR,
@@ -132,6 +135,21 @@ struct xr_uobject {
 struct xr_pd {
 	struct xr_uobject uobj;
 	u32 pdn;
+};
+
+/**
+ * struct xr_mw - memory window; bound and invalidated by work requests,
+ *	which only the device sees
+ * @uobj: user object header
+ * @pd: its protection domain
+ * @type: IB_MW_TYPE_1 or IB_MW_TYPE_2
+ * @rkey: its rkey when allocated (the driver's key for it)
+ */
+struct xr_mw {
+	struct xr_uobject uobj;
+	struct xr_pd *pd;
+	u8 type;
+	u32 rkey;
 };
 
 /**
@@ -394,7 +412,10 @@ struct xr_udata {
  * @dereg_mr: unregister.  When the device may still use the pages (it
  *	stopped answering), the driver may take @mr->umem and set it to NULL:
  *	it then releases it with xr_umem_release() once the device is done,
- *	or keeps the pages pinned for ever with xr_umem_abandon()
+ *	or keeps the pages pinned for ever with xr_umem_abandon().  -EBUSY:
+ *	memory windows are bound to it; nothing changed, the MR stays
+ * @alloc_mw: allocate a memory window of @mw->type in @mw->pd; set @mw->rkey
+ * @dealloc_mw: unbind and free it
  * @create_cq: create @cq with @cq->cqe entries; may answer in @udata
  * @destroy_cq: destroy it
  * @create_qp: create @qp with @qp->cap; may answer in @udata
@@ -434,6 +455,8 @@ struct xr_device_ops {
 	int (*dealloc_pd)(struct xr_device *xdev, struct xr_pd *pd);
 	int (*reg_mr)(struct xr_device *xdev, struct xr_mr *mr);
 	int (*dereg_mr)(struct xr_device *xdev, struct xr_mr *mr);
+	int (*alloc_mw)(struct xr_device *xdev, struct xr_mw *mw);
+	int (*dealloc_mw)(struct xr_device *xdev, struct xr_mw *mw);
 	int (*create_cq)(struct xr_device *xdev, struct xr_cq *cq,
 			 struct xr_udata *udata);
 	int (*destroy_cq)(struct xr_device *xdev, struct xr_cq *cq);

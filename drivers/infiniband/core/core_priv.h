@@ -169,7 +169,8 @@ int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
 		enum xr_obj_type type, u32 res_id);
 void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj);
 void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd);
-void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr);
+int xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr);
+void xr_destroy_mw(struct xr_ufile *ufile, struct xr_mw *mw);
 void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq);
 void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp);
 void xr_destroy_ah(struct xr_ufile *ufile, struct xr_ah *ah);

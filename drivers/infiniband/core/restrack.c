@@ -45,7 +45,7 @@ void xr_restrack_destroy(struct xr_device *xdev)
  * xr_restrack_add - make an object visible to resource reporting
  * @xdev: its device
  * @uobj: the object, with its type set
- * @id: the device's number for it (ignored for an MR or AH, which gets an id)
+ * @id: the device's number for it (ignored for an MR, MW or AH, which gets an id)
  *
  * Return: 0, -EBUSY if the device reused a number still tracked (a device
  * bug) or no MR id is free, or -ENOMEM.
@@ -55,7 +55,7 @@ int xr_restrack_add(struct xr_device *xdev, struct xr_uobject *uobj, u32 id)
 	struct xarray *xa = &xdev->res[uobj->type];
 	int ret;
 
-	if (uobj->type != XR_OBJ_MR && uobj->type != XR_OBJ_AH) {
+	if (uobj->type != XR_OBJ_MR && uobj->type != XR_OBJ_AH && uobj->type != XR_OBJ_MW) {
 		uobj->res_id = id;
 		return xa_insert(xa, id, uobj, GFP_KERNEL);
 	}

@@ -14,7 +14,7 @@
 static unsigned int user_share = 50;
 module_param(user_share, uint, 0644);
 MODULE_PARM_DESC(user_share,
-		 "Percent of each kind of a device's objects (PDs, MRs, CQs, QPs, AHs, SRQs) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
+		 "Percent of each kind of a device's objects (PDs, MRs, MWs, CQs, QPs, AHs, SRQs) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
 
 /**
  * struct xr_user_usage - the objects one user holds on a device
@@ -37,6 +37,8 @@ static u32 xr_device_max(const struct xr_device *xdev, enum xr_obj_type type)
 		return xdev->attr.max_ah;
 	case XR_OBJ_SRQ:
 		return xdev->attr.max_srq;
+	case XR_OBJ_MW:
+		return xdev->attr.max_mw;
 	default:
 		return xdev->attr.max_pd;
 	}
@@ -180,18 +182,36 @@ void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd)
  * xr_destroy_mr - destroy a memory region, unpinning its memory and free it
  * @ufile: its file, whose lock the caller holds
  * @mr: the object; nothing may use it any more
+ *
+ * Return: 0, or -EBUSY (and the MR stays) while memory windows are bound
+ * to it.
  */
-void xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
+int xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
 {
 	struct xr_device *xdev = ufile->xdev;
 
+	if (xdev->ops->dereg_mr(xdev, mr) == -EBUSY)
+		return -EBUSY;
 	xr_uobj_del(ufile, &mr->uobj);
-	xdev->ops->dereg_mr(xdev, mr);
 	/* NULL: the driver took the pages, which the device may still use. */
 	if (mr->umem)
 		xr_umem_release(mr->umem);
 	atomic_dec(&mr->pd->uobj.usecnt);
 	kfree(mr);
+	return 0;
+}
+
+/**
+ * xr_destroy_mw - destroy a memory window, unbinding it, and free it
+ * @ufile: its file, whose lock the caller holds
+ * @mw: the object
+ */
+void xr_destroy_mw(struct xr_ufile *ufile, struct xr_mw *mw)
+{
+	xr_uobj_del(ufile, &mw->uobj);
+	ufile->xdev->ops->dealloc_mw(ufile->xdev, mw);
+	atomic_dec(&mw->pd->uobj.usecnt);
+	kfree(mw);
 }
 
 /**
@@ -263,8 +283,9 @@ void xr_destroy_ah(struct xr_ufile *ufile, struct xr_ah *ah)
  * xr_ufile_destroy_objects - destroy every object of a file
  * @ufile: the file, whose lock the caller holds
  *
- * Objects go in dependency order (QPs, AHs, SRQs, MRs, CQs, PDs), so every destroy
- * succeeds; a dead device still releases what the driver holds.
+ * Objects go in dependency order (QPs, MWs, AHs, SRQs, MRs, CQs, PDs), so
+ * every destroy succeeds (no window is left bound to an MR); a dead device
+ * still releases what the driver holds.
  */
 void xr_ufile_destroy_objects(struct xr_ufile *ufile)
 {
@@ -280,15 +301,22 @@ void xr_ufile_destroy_objects(struct xr_ufile *ufile)
 			case XR_OBJ_QP:
 				xr_destroy_qp(ufile, container_of(uobj, struct xr_qp, uobj));
 				break;
+			case XR_OBJ_MW:
+				xr_destroy_mw(ufile, container_of(uobj, struct xr_mw, uobj));
+				break;
 			case XR_OBJ_AH:
 				xr_destroy_ah(ufile, container_of(uobj, struct xr_ah, uobj));
 				break;
 			case XR_OBJ_SRQ:
 				xr_destroy_srq(ufile, container_of(uobj, struct xr_srq, uobj));
 				break;
-			case XR_OBJ_MR:
-				xr_destroy_mr(ufile, container_of(uobj, struct xr_mr, uobj));
+			case XR_OBJ_MR: {
+				struct xr_mr *mr = container_of(uobj, struct xr_mr, uobj);
+
+				/* Windows went first: nothing can hold the MR. */
+				WARN_ON_ONCE(xr_destroy_mr(ufile, mr));
 				break;
+			}
 			case XR_OBJ_CQ:
 				xr_destroy_cq(ufile, container_of(uobj, struct xr_cq, uobj));
 				break;

@@ -22,7 +22,10 @@
 #define XR_ACCESS_SUPPORTED	(IB_UVERBS_ACCESS_LOCAL_WRITE | \
 				 IB_UVERBS_ACCESS_REMOTE_WRITE | \
 				 IB_UVERBS_ACCESS_REMOTE_READ | \
-				 IB_UVERBS_ACCESS_REMOTE_ATOMIC)
+				 IB_UVERBS_ACCESS_REMOTE_ATOMIC | \
+				 IB_UVERBS_ACCESS_MW_BIND)
+#define XR_MW_TYPE_1		1	/* IB_MW_TYPE_1 */
+#define XR_MW_TYPE_2		2	/* IB_MW_TYPE_2 */
 
 /* Room for the largest core request of any command. */
 #define XR_CMD_REQ_MAX	128
@@ -174,6 +177,10 @@ static void xr_fill_device_resp(struct xr_device *xdev,
 	r->max_srq = a->max_srq;
 	r->max_srq_wr = a->max_srq ? a->max_qp_wr : 0;
 	r->max_srq_sge = a->max_srq ? a->max_sge : 0;
+	r->max_mw = a->max_mw;
+	if (a->max_mw)
+		r->device_cap_flags |= IB_UVERBS_DEVICE_MEM_WINDOW |
+				       IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2B;
 	r->max_mcast_grp = a->max_mcast_grp;
 	r->max_mcast_qp_attach = a->max_mcast_qp_attach;
 	r->max_total_mcast_qp_attach = a->max_mcast_grp * a->max_mcast_qp_attach;
@@ -394,7 +401,67 @@ static int xr_cmd_dereg_mr(struct xr_cmd *cmd)
 	mr = xr_uobj_lookup(cmd->ufile, req.mr_handle, XR_OBJ_MR);
 	if (!mr)
 		return -EINVAL;
-	xr_destroy_mr(cmd->ufile, mr);
+	/* -EBUSY while memory windows are bound to it, as the IB spec says. */
+	return xr_destroy_mr(cmd->ufile, mr);
+}
+
+/* ----------------------------------------------------------------- MW */
+
+static int xr_cmd_alloc_mw(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_alloc_mw_resp resp = {};
+	struct xr_device *xdev = cmd->xdev;
+	struct ib_uverbs_alloc_mw req;
+	struct xr_mw *mw;
+	struct xr_pd *pd;
+	int ret;
+
+	xr_cmd_in(cmd, &req, sizeof(req));
+	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
+	if (!pd)
+		return -EINVAL;
+	if (req.mw_type != XR_MW_TYPE_1 && req.mw_type != XR_MW_TYPE_2)
+		return -EINVAL;
+	if (!xdev->ops->alloc_mw)
+		return -EOPNOTSUPP;
+	mw = kzalloc(sizeof(*mw), GFP_KERNEL_ACCOUNT);
+	if (!mw)
+		return -ENOMEM;
+	mw->pd = pd;
+	mw->type = req.mw_type;
+	ret = xdev->ops->alloc_mw(xdev, mw);
+	if (ret)
+		goto err_free;
+	ret = xr_uobj_add(cmd->ufile, &mw->uobj, XR_OBJ_MW, 0);
+	if (ret)
+		goto err_dealloc;
+	resp.mw_handle = mw->uobj.handle;
+	resp.rkey = mw->rkey;
+	ret = xr_cmd_out(cmd, &resp, sizeof(resp));
+	if (ret)
+		goto err_del;
+	atomic_inc(&pd->uobj.usecnt);
+	return 0;
+
+err_del:
+	xr_uobj_del(cmd->ufile, &mw->uobj);
+err_dealloc:
+	xdev->ops->dealloc_mw(xdev, mw);
+err_free:
+	kfree(mw);
+	return ret;
+}
+
+static int xr_cmd_dealloc_mw(struct xr_cmd *cmd)
+{
+	struct ib_uverbs_dealloc_mw req;
+	struct xr_mw *mw;
+
+	xr_cmd_in(cmd, &req, sizeof(req));
+	mw = xr_uobj_lookup(cmd->ufile, req.mw_handle, XR_OBJ_MW);
+	if (!mw)
+		return -EINVAL;
+	xr_destroy_mw(cmd->ufile, mw);
 	return 0;
 }
 
@@ -1164,6 +1231,9 @@ static const struct xr_cmd_def xr_cmds[] = {
 		sizeof(struct ib_uverbs_reg_mr_resp), true,
 		.self_locking = true },
 	CMD(DEREG_MR, xr_cmd_dereg_mr, struct ib_uverbs_dereg_mr, 0, false),
+	CMD(ALLOC_MW, xr_cmd_alloc_mw, struct ib_uverbs_alloc_mw,
+	    sizeof(struct ib_uverbs_alloc_mw_resp), true),
+	CMD(DEALLOC_MW, xr_cmd_dealloc_mw, struct ib_uverbs_dealloc_mw, 0, false),
 	CMD(CREATE_COMP_CHANNEL, xr_cmd_create_comp_channel,
 	    struct ib_uverbs_create_comp_channel,
 	    sizeof(struct ib_uverbs_create_comp_channel_resp), false),

@@ -71,9 +71,14 @@ static uint32_t xrnic_read_byte_len(struct ibv_cq_ex *cqx)
 	return le32toh(to_xcqx(cqx)->cur.byte_len);
 }
 
+/* Also ibv_wc_read_invalidated_rkey(), which takes the same word in host order. */
 static __be32 xrnic_read_imm_data(struct ibv_cq_ex *cqx)
 {
-	return to_xcqx(cqx)->cur.imm_data_be;
+	const struct xrnic_cqe *e = &to_xcqx(cqx)->cur;
+
+	if (e->flags & XRNIC_CQE_WITH_INV)
+		return (__be32)le32toh(e->invalidated_rkey);
+	return e->imm_data_be;
 }
 
 static uint32_t xrnic_read_qp_num(struct ibv_cq_ex *cqx)

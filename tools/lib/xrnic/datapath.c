@@ -20,6 +20,9 @@ static const uint8_t xrnic_wr_opcode[] = {
 	[IBV_WR_RDMA_READ]		= XRNIC_WR_RDMA_READ,
 	[IBV_WR_ATOMIC_CMP_AND_SWP]	= XRNIC_WR_ATOMIC_CMP_AND_SWP,
 	[IBV_WR_ATOMIC_FETCH_AND_ADD]	= XRNIC_WR_ATOMIC_FETCH_AND_ADD,
+	[IBV_WR_LOCAL_INV]		= XRNIC_WR_LOCAL_INV,
+	[IBV_WR_BIND_MW]		= XRNIC_WR_BIND_MW,
+	[IBV_WR_SEND_WITH_INV]		= XRNIC_WR_SEND_WITH_INV,
 };
 
 static void xrnic_sge(struct xrnic_sge *dst, const struct ibv_sge *src)
@@ -27,6 +30,24 @@ static void xrnic_sge(struct xrnic_sge *dst, const struct ibv_sge *src)
 	dst->addr = htole64(src->addr);
 	dst->length = htole32(src->length);
 	dst->lkey = htole32(src->lkey);
+}
+
+int xrnic_build_bind(struct xrnic_qp *qp, struct ibv_mw *mw, uint32_t rkey,
+		     const struct ibv_mw_bind_info *info, struct xrnic_sqe *w)
+{
+	/* A window, an MR and a QP of one PD (C10-72); the device checks the rest. */
+	if (qp->ud || !mw || mw->pd != qp->vqp.qp.pd || (info->mr && info->mr->pd != mw->pd) ||
+	    (!info->mr && (info->addr || info->length)))
+		return EINVAL;
+	w->bind = (struct xrnic_bind_mw){
+		.mw_rkey = htole32(mw->rkey),
+		.new_rkey = htole32(rkey),
+		.mr_lkey = htole32(info->mr ? info->mr->lkey : 0),
+		.access = htole32(info->mw_access_flags),
+		.addr = htole64(info->addr),
+		.length = htole64(info->length),
+	};
+	return 0;
 }
 
 /* Build one send WQE; returns 0 or the errno of a bad work request. */
@@ -39,10 +60,11 @@ static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
 	if ((unsigned int)wr->opcode >= sizeof(xrnic_wr_opcode) ||
 	    (wr->opcode != IBV_WR_SEND && !xrnic_wr_opcode[wr->opcode]))
 		return EINVAL;
-	/* UC has no READs and atomics. */
+	/* UC has no READs, atomics and SEND with Invalidate. */
 	if (qp->vqp.qp.qp_type == IBV_QPT_UC && wr->opcode != IBV_WR_SEND &&
 	    wr->opcode != IBV_WR_SEND_WITH_IMM && wr->opcode != IBV_WR_RDMA_WRITE &&
-	    wr->opcode != IBV_WR_RDMA_WRITE_WITH_IMM)
+	    wr->opcode != IBV_WR_RDMA_WRITE_WITH_IMM && wr->opcode != IBV_WR_LOCAL_INV &&
+	    wr->opcode != IBV_WR_BIND_MW)
 		return EINVAL;
 	/* A UD QP sends datagrams, to an address handle of its PD. */
 	if (qp->ud && ((wr->opcode != IBV_WR_SEND && wr->opcode != IBV_WR_SEND_WITH_IMM) ||
@@ -59,7 +81,14 @@ static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
 		w->flags |= XRNIC_SQE_FENCE;
 	if (wr->opcode == IBV_WR_SEND_WITH_IMM || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
 		w->imm_data_be = wr->imm_data;
+	if (wr->opcode == IBV_WR_SEND_WITH_INV || wr->opcode == IBV_WR_LOCAL_INV)
+		w->invalidate_rkey = htole32(wr->invalidate_rkey);
 	switch (wr->opcode) {
+	case IBV_WR_LOCAL_INV:
+		return 0;
+	case IBV_WR_BIND_MW:
+		return xrnic_build_bind(qp, wr->bind_mw.mw, wr->bind_mw.rkey,
+					&wr->bind_mw.bind_info, w);
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 		if (wr->num_sge != 1)
@@ -233,6 +262,7 @@ bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e)
 unsigned int xrnic_cqe_wc_flags(const struct xrnic_cqe *e)
 {
 	return (e->flags & XRNIC_CQE_WITH_IMM ? IBV_WC_WITH_IMM : 0) |
+	       (e->flags & XRNIC_CQE_WITH_INV ? IBV_WC_WITH_INV : 0) |
 	       (e->flags & XRNIC_CQE_GRH ? IBV_WC_GRH : 0);
 }
 
@@ -268,6 +298,8 @@ int xrnic_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 		wc[done].sl = xrnic_cqe_sl(&e);
 		if (e.flags & XRNIC_CQE_WITH_IMM)
 			wc[done].imm_data = e.imm_data_be;
+		else if (e.flags & XRNIC_CQE_WITH_INV)
+			wc[done].invalidated_rkey = le32toh(e.invalidated_rkey);
 	}
 	if (done)
 		__atomic_store_n(&cq->db->ci, htole32(cq->ci), __ATOMIC_RELEASE);

@@ -213,6 +213,7 @@ XRV_CMD(ibv_get_context, ib_uverbs_get_context);
 XRV_CMD(ibv_query_port, ib_uverbs_query_port);
 XRV_CMD(ibv_alloc_pd, ib_uverbs_alloc_pd);
 XRV_CMD(ibv_reg_mr, ib_uverbs_reg_mr);
+XRV_CMD(ibv_alloc_mw, ib_uverbs_alloc_mw);
 XRV_CMD(ibv_create_cq, ib_uverbs_create_cq);
 XRV_CMD(ibv_create_qp, ib_uverbs_create_qp);
 XRV_CMD(ibv_modify_qp, ib_uverbs_modify_qp);
@@ -245,6 +246,10 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va
 		   struct verbs_mr *vmr, struct ibv_reg_mr *cmd, size_t cmd_size,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw,
+		     struct ibv_alloc_mw *cmd, size_t cmd_size,
+		     struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size);
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel,
 		      int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd,
 		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size);

@@ -127,6 +127,32 @@ static void xrnic_wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey, uint
 	xrnic_wr_atomic(qpx, XRNIC_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
 }
 
+static void xrnic_wr_send_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	struct xrnic_sqe *w = xrnic_wr_new(qpx, XRNIC_WR_SEND_WITH_INV);
+
+	if (w)
+		w->invalidate_rkey = htole32(invalidate_rkey);
+}
+
+static void xrnic_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	struct xrnic_sqe *w = xrnic_wr_new(qpx, XRNIC_WR_LOCAL_INV);
+
+	if (w)
+		w->invalidate_rkey = htole32(invalidate_rkey);
+}
+
+static void xrnic_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw, uint32_t rkey,
+			     const struct ibv_mw_bind_info *info)
+{
+	struct xrnic_sqe *w = xrnic_wr_new(qpx, XRNIC_WR_BIND_MW);
+	struct xrnic_qp *qp = to_xqpx(qpx);
+
+	if (w && xrnic_build_bind(qp, mw, rkey, info, w))
+		qp->wr_err = EINVAL;
+}
+
 static bool xrnic_wr_is_atomic(const struct xrnic_sqe *w)
 {
 	return w->opcode == XRNIC_WR_ATOMIC_CMP_AND_SWP ||
@@ -250,6 +276,9 @@ void xrnic_qp_ex_init(struct xrnic_qp *qp)
 	qpx->wr_rdma_read = xrnic_wr_rdma_read;
 	qpx->wr_atomic_cmp_swp = xrnic_wr_atomic_cmp_swp;
 	qpx->wr_atomic_fetch_add = xrnic_wr_atomic_fetch_add;
+	qpx->wr_send_inv = xrnic_wr_send_inv;
+	qpx->wr_local_inv = xrnic_wr_local_inv;
+	qpx->wr_bind_mw = xrnic_wr_bind_mw;
 	qpx->wr_set_sge = xrnic_wr_set_sge;
 	qpx->wr_set_sge_list = xrnic_wr_set_sge_list;
 	qpx->wr_set_inline_data = xrnic_wr_set_inline_data;

@@ -120,6 +120,56 @@ static int xrnic_dereg_mr(struct verbs_mr *vmr)
 	return ret;
 }
 
+static struct ibv_mw *xrnic_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
+{
+	struct ib_uverbs_alloc_mw_resp resp;
+	struct ibv_alloc_mw cmd;
+	struct ibv_mw *mw;
+	int ret;
+
+	mw = calloc(1, sizeof(*mw));
+	if (!mw)
+		return NULL;
+	ret = ibv_cmd_alloc_mw(pd, type, mw, &cmd, sizeof(cmd), &resp, sizeof(resp));
+	if (ret) {
+		free(mw);
+		errno = ret;
+		return NULL;
+	}
+	return mw;
+}
+
+static int xrnic_dealloc_mw(struct ibv_mw *mw)
+{
+	int ret = ibv_cmd_dealloc_mw(mw);
+
+	if (ret)
+		return ret;
+	free(mw);
+	return 0;
+}
+
+/*
+ * ibv_bind_mw() of a type 1 window: a BIND_MW work request with the next
+ * key byte; the window has its new rkey at once (a bind that fails to
+ * complete leaves the user to set it back, as with rxe).
+ */
+static int xrnic_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *bind)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = bind->wr_id, .opcode = IBV_WR_BIND_MW, .send_flags = bind->send_flags,
+		.bind_mw = { .mw = mw, .rkey = ibv_inc_rkey(mw->rkey),
+			     .bind_info = bind->bind_info },
+	}, *bad;
+	int ret;
+
+	ret = xrnic_post_send(qp, &wr, &bad);
+	if (ret)
+		return ret;
+	mw->rkey = wr.bind_mw.rkey;
+	return 0;
+}
+
 static struct xrnic_cq *xrnic_cq_alloc(struct ibv_context *ctx, int cqe,
 				       struct ibv_comp_channel *channel, int vector)
 {
@@ -209,11 +259,13 @@ static void xrnic_wq_init(struct xrnic_wq *wq, uint8_t *ring, uint32_t depth, ui
 #define XRNIC_SEND_OPS	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | \
 			 IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
 			 IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
-			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_SEND_WITH_INV | \
+			 IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW)
 
 #define XRNIC_UD_SEND_OPS	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 #define XRNIC_UC_SEND_OPS	(XRNIC_UD_SEND_OPS | IBV_QP_EX_WITH_RDMA_WRITE | \
-				 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)
+				 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_LOCAL_INV | \
+				 IBV_QP_EX_WITH_BIND_MW)
 
 /* Whether the device can make the QP attr asks for; errno if not. */
 static int xrnic_qp_init_attr_ok(const struct ibv_qp_init_attr_ex *attr)
@@ -461,14 +513,17 @@ static void xrnic_free_context(struct ibv_context *ibctx)
 }
 
 static const struct verbs_context_ops xrnic_ctx_ops = {
+	.alloc_mw = xrnic_alloc_mw,
 	.alloc_pd = xrnic_alloc_pd,
 	.attach_mcast = ibv_cmd_attach_mcast,		/* the kernel does it all */
+	.bind_mw = xrnic_bind_mw,
 	.create_ah = xrnic_create_ah,
 	.create_cq = xrnic_create_cq,
 	.create_cq_ex = xrnic_create_cq_ex,
 	.create_qp = xrnic_create_qp,
 	.create_qp_ex = xrnic_create_qp_ex,
 	.create_srq = xrnic_create_srq,
+	.dealloc_mw = xrnic_dealloc_mw,
 	.dealloc_pd = xrnic_dealloc_pd,
 	.dereg_mr = xrnic_dereg_mr,
 	.destroy_ah = xrnic_destroy_ah,

@@ -298,6 +298,8 @@ int xrnic_cmd_create_srq(struct xrnic_dev *xn,
 			 const struct xrnic_cmd_create_srq *create, u32 *srqn);
 int xrnic_cmd_srq(struct xrnic_dev *xn, u8 opcode, u32 srqn, u32 limit,
 		  u32 *limit_out);
+int xrnic_cmd_alloc_mw(struct xrnic_dev *xn, u32 pdn, u8 type, u32 *rkey);
+int xrnic_cmd_dealloc_mw(struct xrnic_dev *xn, u32 rkey);
 int xrnic_cmd_mcast(struct xrnic_dev *xn, u8 opcode, u32 qpn, const u8 *gid);
 int xrnic_cmd_query_stats(struct xrnic_dev *xn, u64 *values);
 int xrnic_cmd_query_resources(struct xrnic_dev *xn,

@@ -135,6 +135,48 @@ int xrnic_cmd_dereg_mr(struct xrnic_dev *xn, u32 lkey)
 }
 
 /**
+ * xrnic_cmd_alloc_mw - allocate a memory window
+ * @xn: the device
+ * @pdn: its PD
+ * @type: XRNIC_MW_TYPE_1 or XRNIC_MW_TYPE_2
+ * @rkey: out: its rkey
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_alloc_mw(struct xrnic_dev *xn, u32 pdn, u8 type, u32 *rkey)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_ALLOC_MW,
+		.mw.pdn = cpu_to_le32(pdn),
+		.mw.type = type,
+	};
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*rkey = le32_to_cpu(cqe.mw.rkey);
+	return ret;
+}
+
+/**
+ * xrnic_cmd_dealloc_mw - unbind and free a memory window
+ * @xn: the device
+ * @rkey: the rkey it has now
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_dealloc_mw(struct xrnic_dev *xn, u32 rkey)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_DEALLOC_MW,
+		.mw.rkey = cpu_to_le32(rkey),
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
  * xrnic_cmd_create_cq - create a completion queue
  * @xn: the device
  * @create: the command, little-endian as the device takes it

@@ -19,9 +19,10 @@ static int xrnic_resources_show(struct seq_file *s, void *unused)
 	ret = xrnic_cmd_query_resources(s->private, &r);
 	if (ret)
 		return ret;
-	seq_printf(s, "pd %u\nmr %u\ncq %u\nqp %u\nmr_pages %llu\nsrq %u\n",
+	seq_printf(s, "pd %u\nmr %u\ncq %u\nqp %u\nmr_pages %llu\nsrq %u\nmw %u\n",
 		   le32_to_cpu(r.pds), le32_to_cpu(r.mrs), le32_to_cpu(r.cqs),
-		   le32_to_cpu(r.qps), le64_to_cpu(r.mr_pages), le32_to_cpu(r.srqs));
+		   le32_to_cpu(r.qps), le64_to_cpu(r.mr_pages), le32_to_cpu(r.srqs),
+		   le32_to_cpu(r.mws));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(xrnic_resources);

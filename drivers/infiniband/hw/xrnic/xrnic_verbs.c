@@ -66,6 +66,7 @@ static int xrnic_query_device(struct xr_device *xdev,
 	attr->max_srq = XRNIC_MAX_SRQ;
 	attr->max_mcast_grp = XRNIC_MAX_MCAST_GRP;
 	attr->max_mcast_qp_attach = XRNIC_MAX_MCAST_QP_ATTACH;
+	attr->max_mw = XRNIC_MAX_MW;
 	attr->timestamp_mask = XRNIC_CLOCK_MASK;
 	attr->hca_core_clock = XRNIC_CLOCK_KHZ;
 	return 0;
@@ -209,9 +210,20 @@ static int xrnic_dereg_mr(struct xr_device *xdev, struct xr_mr *mr)
 	struct xrnic_dev *xn = to_xrnic(xdev);
 	int ret = xrnic_cmd_dereg_mr(xn, mr->lkey);
 
-	if (ret)
+	/* Busy: windows are bound to it, and it stays as it was. */
+	if (ret && ret != -EBUSY)
 		xrnic_dma_hold_umem(xn, mr);
 	return ret;
+}
+
+static int xrnic_alloc_mw(struct xr_device *xdev, struct xr_mw *mw)
+{
+	return xrnic_cmd_alloc_mw(to_xrnic(xdev), mw->pd->pdn, mw->type, &mw->rkey);
+}
+
+static int xrnic_dealloc_mw(struct xr_device *xdev, struct xr_mw *mw)
+{
+	return xrnic_cmd_dealloc_mw(to_xrnic(xdev), mw->rkey);
 }
 
 /*
@@ -660,6 +672,8 @@ const struct xr_device_ops xrnic_dev_ops = {
 	.dealloc_pd = xrnic_dealloc_pd,
 	.reg_mr = xrnic_reg_mr,
 	.dereg_mr = xrnic_dereg_mr,
+	.alloc_mw = xrnic_alloc_mw,
+	.dealloc_mw = xrnic_dealloc_mw,
 	.create_cq = xrnic_create_cq,
 	.destroy_cq = xrnic_destroy_cq,
 	.create_qp = xrnic_create_qp,

@@ -1155,6 +1155,217 @@ TEST(killed_mid_transfer_leaves_nothing)
 	}
 }
 
+/* A WRITE of len bytes from src to va under rkey on qp[0]: its status. */
+static int write_status(struct _test_data_loop *self, uint32_t rkey, uint64_t va, uint32_t len,
+			enum ibv_wr_opcode op)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, len, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 9, .sg_list = &sge, .num_sge = 1, .opcode = op,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_wc wc;
+
+	wr.wr.rdma.remote_addr = va;
+	wr.wr.rdma.rkey = rkey;
+	if (ibv_post_send(self->qp[0], &wr, &bad) || poll_one(self->cq, &wc))
+		return -1;
+	return wc.status;
+}
+
+/* Post one work request on qp and return its completion (status -1: none). */
+static struct ibv_wc post_one(struct _test_data_loop *self, struct ibv_qp *qp,
+			      struct ibv_send_wr *wr)
+{
+	struct ibv_wc wc = { .status = -1 };
+	struct ibv_send_wr *bad;
+
+	wr->send_flags |= IBV_SEND_SIGNALED;
+	if (!ibv_post_send(qp, wr, &bad) && poll_one(self->cq, &wc))
+		wc.status = -1;
+	return wc;
+}
+
+/*
+ * A type 1 window bound with ibv_bind_mw() over an MR that has no remote
+ * rights of its own: remote WRITEs reach exactly its range, its old rkey
+ * nothing, the MR cannot go while it is bound, and it is unbound by a bind
+ * of length 0.
+ */
+TEST_F(loop, a_type_1_memory_window_grants_its_range_until_unbound)
+{
+	struct ibv_device_attr_ex attr;
+	uint8_t *win = self->dst + 4096;
+	struct ibv_mw_bind bind = {
+		.wr_id = 5, .send_flags = IBV_SEND_SIGNALED,
+		.bind_info = { .addr = (uintptr_t)win, .length = 256,
+			       .mw_access_flags = IBV_ACCESS_REMOTE_WRITE },
+	};
+	struct ibv_mr *mr;
+	struct ibv_mw *mw;
+	struct ibv_wc wc;
+	uint32_t old;
+
+	ASSERT_EQ(0, ibv_query_device_ex(self->ctx, NULL, &attr));
+	EXPECT_TRUE(attr.orig_attr.device_cap_flags & IBV_DEVICE_MEM_WINDOW);
+	EXPECT_TRUE(attr.orig_attr.device_cap_flags & IBV_DEVICE_MEM_WINDOW_TYPE_2B);
+	EXPECT_LT(0, attr.orig_attr.max_mw);
+	ASSERT_NE(NULL, mr = ibv_reg_mr(self->pd, self->dst, 1 << 20,
+					IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND));
+	ASSERT_NE(NULL, mw = ibv_alloc_mw(self->pd, IBV_MW_TYPE_1));
+	bind.bind_info.mr = mr;
+	old = mw->rkey;
+	ASSERT_EQ(0, ibv_bind_mw(self->qp[1], mw, &bind));
+	EXPECT_EQ(ibv_inc_rkey(old), mw->rkey);
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(IBV_WC_BIND_MW, wc.opcode);
+	EXPECT_EQ(5, wc.wr_id);
+
+	fill(self->src, 256, 7);
+	memset(self->dst, 0, 8192);
+	EXPECT_EQ(IBV_WC_SUCCESS, write_status(self, mw->rkey, (uintptr_t)win, 256,
+					       IBV_WR_RDMA_WRITE));
+	EXPECT_EQ(0, memcmp(win, self->src, 256));
+	EXPECT_EQ(0, win[256]);
+	EXPECT_EQ(0, win[-1]);
+	EXPECT_EQ(EBUSY, ibv_dereg_mr(mr));
+	/* Unbound (length 0): its rkey opens nothing any more. */
+	bind.bind_info = (struct ibv_mw_bind_info){};
+	old = mw->rkey;
+	ASSERT_EQ(0, ibv_bind_mw(self->qp[1], mw, &bind));
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(0, ibv_dereg_mr(mr));
+	EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, write_status(self, old, (uintptr_t)win, 8,
+						      IBV_WR_RDMA_WRITE));
+	EXPECT_EQ(0, ibv_dealloc_mw(mw));
+}
+
+/*
+ * A type 2 window, bound by a BIND_MW work request of the QP remote
+ * requests arrive on: WRITEs and READs within its rights, a SEND with Invalidate that frees it (the
+ * receiver's completion names the key), LOCAL_INV, and a bind the rules
+ * refuse (an MR without MW_BIND) failing with MW_BIND_ERR.
+ */
+TEST_F(loop, a_type_2_memory_window_serves_its_qp_until_invalidated)
+{
+	struct ibv_sge rsge = { (uintptr_t)self->dst, 64, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .wr_id = 3, .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	uint8_t *win = self->dst + 8192;
+	struct ibv_send_wr wr = { .wr_id = 4, .opcode = IBV_WR_BIND_MW };
+	struct ibv_mw_bind_info info = { .addr = (uintptr_t)win, .length = 128,
+					 .mw_access_flags = IBV_ACCESS_REMOTE_WRITE |
+							    IBV_ACCESS_REMOTE_READ };
+	struct ibv_mr *mr, *plain;
+	struct ibv_mw *mw;
+	struct ibv_wc wc;
+	uint32_t key;
+
+	ASSERT_NE(NULL, mr = ibv_reg_mr(self->pd, self->dst, 1 << 20,
+					IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND));
+	ASSERT_NE(NULL, mw = ibv_alloc_mw(self->pd, IBV_MW_TYPE_2));
+	EXPECT_EQ(EINVAL, ibv_bind_mw(self->qp[1], mw, &(struct ibv_mw_bind){}));
+	info.mr = mr;
+	key = ibv_inc_rkey(mw->rkey);
+	wr.bind_mw = (typeof(wr.bind_mw)){ .mw = mw, .rkey = key, .bind_info = info };
+	wc = post_one(self, self->qp[1], &wr);
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(IBV_WC_BIND_MW, wc.opcode);
+	mw->rkey = key;
+
+	fill(self->src, 128, 9);
+	memset(win, 0, 128);
+	EXPECT_EQ(IBV_WC_SUCCESS, write_status(self, key, (uintptr_t)win, 128,
+					       IBV_WR_RDMA_WRITE));
+	EXPECT_EQ(0, memcmp(win, self->src, 128));
+	memset(self->src, 0, 128);
+	EXPECT_EQ(IBV_WC_SUCCESS, write_status(self, key, (uintptr_t)win, 128,
+					       IBV_WR_RDMA_READ));
+	EXPECT_EQ(0, memcmp(win, self->src, 128));
+
+	/* SEND with Invalidate. */
+	ASSERT_EQ(0, ibv_post_recv(self->qp[1], &rwr, &bad_r));
+	wr = (struct ibv_send_wr){ .wr_id = 6, .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_SEND_WITH_INV, .invalidate_rkey = key };
+	wc = post_one(self, self->qp[0], &wr);
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(3, wc.wr_id);		/* the receive completes first */
+	EXPECT_EQ(IBV_WC_RECV, wc.opcode);
+	EXPECT_TRUE(wc.wc_flags & IBV_WC_WITH_INV);
+	EXPECT_EQ(key, wc.invalidated_rkey);
+	ASSERT_EQ(0, poll_one(self->cq, &wc));
+	EXPECT_EQ(6, wc.wr_id);
+	EXPECT_EQ(IBV_WC_SEND, wc.opcode);
+
+	/* Free again: bound once more, then LOCAL_INV. */
+	key = ibv_inc_rkey(key);
+	wr = (struct ibv_send_wr){ .wr_id = 7, .opcode = IBV_WR_BIND_MW,
+				   .bind_mw = { .mw = mw, .rkey = key, .bind_info = info } };
+	EXPECT_EQ(IBV_WC_SUCCESS, post_one(self, self->qp[1], &wr).status);
+	mw->rkey = key;
+	wr = (struct ibv_send_wr){ .wr_id = 8, .opcode = IBV_WR_LOCAL_INV,
+				   .invalidate_rkey = key };
+	wc = post_one(self, self->qp[1], &wr);
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(IBV_WC_LOCAL_INV, wc.opcode);
+	EXPECT_EQ(0, ibv_dereg_mr(mr));
+
+	/* An MR without MW_BIND: the bind fails, and the QP with it. */
+	ASSERT_NE(NULL, plain = ibv_reg_mr(self->pd, self->dst, 4096, IBV_ACCESS_LOCAL_WRITE));
+	info.mr = plain;
+	info.addr = (uintptr_t)self->dst;
+	wr = (struct ibv_send_wr){ .wr_id = 10, .opcode = IBV_WR_BIND_MW,
+				   .bind_mw = { .mw = mw, .rkey = ibv_inc_rkey(key),
+						.bind_info = info } };
+	EXPECT_EQ(IBV_WC_MW_BIND_ERR, post_one(self, self->qp[1], &wr).status);
+	EXPECT_EQ(0, ibv_dereg_mr(plain));
+	EXPECT_EQ(0, ibv_dealloc_mw(mw));
+}
+
+/* A window bound to an MR dies with its process; the MR is not left behind. */
+TEST(killed_with_a_bound_window_leaves_nothing)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ibv_context *ctx = open_xrnic();
+		struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+		struct ibv_cq *cq = pd ? ibv_create_cq(ctx, 64, NULL, NULL, 0) : NULL;
+		struct ibv_qp *a = cq ? make_qp(pd, cq, 1) : NULL;
+		struct ibv_qp *b = a ? make_qp(pd, cq, 1) : NULL;
+		uint8_t *buf = malloc(1 << 16);
+		struct ibv_mr *mr = b && buf ? ibv_reg_mr(pd, buf, 1 << 16,
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND) : NULL;
+		struct ibv_mw *t1 = mr ? ibv_alloc_mw(pd, IBV_MW_TYPE_1) : NULL;
+		struct ibv_mw *t2 = t1 ? ibv_alloc_mw(pd, IBV_MW_TYPE_2) : NULL;
+		struct ibv_mw_bind bind = {
+			.bind_info = { .mr = mr, .addr = (uintptr_t)buf, .length = 4096,
+				       .mw_access_flags = IBV_ACCESS_REMOTE_READ },
+		};
+		struct ibv_send_wr wr = { .opcode = IBV_WR_BIND_MW }, *bad;
+		struct ibv_wc wc;
+		int n = 0;
+
+		if (!t2 || connect_qp(a, b->qp_num, 0) || connect_qp(b, a->qp_num, 0) ||
+		    ibv_bind_mw(a, t1, &bind))
+			_exit(1);
+		wr.bind_mw = (typeof(wr.bind_mw)){ .mw = t2, .rkey = ibv_inc_rkey(t2->rkey),
+						   .bind_info = bind.bind_info };
+		if (ibv_post_send(b, &wr, &bad))
+			_exit(1);
+		while (n < 2 && poll_one(cq, &wc) == 0 && wc.status == IBV_WC_SUCCESS)
+			n++;
+		_exit(n == 2 ? 0 : 2);	/* everything left for the kernel */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child: 0x%x", status);
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+	EXPECT_EQ(0, xt_device_holds_only_pds(0));
+}
+
 /* The next async event of ctx within 10 s, acknowledged: its type, or -1. */
 static int next_async_event(struct ibv_context *ctx, struct ibv_async_event *ev)
 {

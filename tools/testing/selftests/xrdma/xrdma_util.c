@@ -167,7 +167,7 @@ int xt_device_holds_only_pds(unsigned int pd)
 		return -1;
 	if (g.gl_pathc == 1 && xt_read_file(g.gl_pathv[0], buf, sizeof(buf)) > 0) {
 		snprintf(want, sizeof(want),
-			 "pd %u\nmr 0\ncq 0\nqp 0\nmr_pages 0\nsrq 0", pd);
+			 "pd %u\nmr 0\ncq 0\nqp 0\nmr_pages 0\nsrq 0\nmw 0", pd);
 		ret = strcmp(buf, want) ? -1 : 0;
 		if (ret)
 			fprintf(stderr, "# device holds: %s\n", buf);

@@ -40,7 +40,7 @@ int xt_output_has(const char *cmd, const char *s);
 
 /*
  * 0 if the XRNIC itself (its debugfs "resources", from QUERY_RESOURCES)
- * holds exactly @pd PDs and no MR, CQ, QP or MR page; -1 otherwise, what it
+ * holds exactly @pd PDs and no MR, CQ, QP, MR page, SRQ or MW; -1 otherwise, what it
  * holds on stderr.
  */
 int xt_device_holds_only_pds(unsigned int pd);
