@@ -226,10 +226,21 @@ struct xrnic_cmd_cq {
 };
 
 enum xrnic_qp_type {
-	XRNIC_QPT_RC	= 2,	/* the IB verbs values */
+	XRNIC_QPT_GSI	= 1,	/* the IB verbs values */
+	XRNIC_QPT_RC	= 2,
 	XRNIC_QPT_UC	= 3,
 	XRNIC_QPT_UD	= 4,
 };
+
+/*
+ * The General Services Interface QP (IBTA 13.5.1): CREATE_QP of type GSI
+ * makes the port's one QP numbered XRNIC_GSI_QPN (BUSY while it lives), a
+ * UD QP in every other respect.  Management datagrams (MADs) travel on it
+ * with the well-known Q_Key XRNIC_GSI_QKEY, which its owner sets by
+ * MODIFY_QP as any UD QP's.
+ */
+#define XRNIC_GSI_QPN			1
+#define XRNIC_GSI_QKEY			0x80010000u
 
 /*
  * ATTACH_MCAST, DETACH_MCAST: UD QP qpn joins or leaves the multicast group

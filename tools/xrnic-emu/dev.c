@@ -205,7 +205,7 @@ static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 	struct xe_qp *qp;
 	int64_t wait;
 
-	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++) {
+	for (slot = XE_QPN_GSI_SLOT; slot < XE_QPN_SLOT_END; slot++) {
 		qp = &xe->qp[slot];
 		if (!qp->live)
 			continue;

@@ -59,7 +59,7 @@ struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn)
 {
 	uint32_t slot = XE_QPN_SLOT(qpn);
 
-	if (qpn > XRNIC_QPN_MASK || slot < XE_QPN_FIRST_SLOT || slot >= XE_QPN_SLOT_END ||
+	if (qpn > XRNIC_QPN_MASK || slot < XE_QPN_GSI_SLOT || slot >= XE_QPN_SLOT_END ||
 	    !xe->qp[slot].live || xe->qp[slot].qpn != qpn)
 		return NULL;
 	return &xe->qp[slot];
@@ -78,8 +78,8 @@ static uint8_t xe_qp_create_check(struct xe_dev *xe, const struct xrnic_cmd_crea
 	if (c->reserved0)
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
 	if (c->qp_type != XRNIC_QPT_RC && c->qp_type != XRNIC_QPT_UC &&
-	    c->qp_type != XRNIC_QPT_UD)
-		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "qp_type not RC, UC or UD");
+	    c->qp_type != XRNIC_QPT_UD && c->qp_type != XRNIC_QPT_GSI)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "qp_type not GSI, RC, UC or UD");
 	if (srq && (c->rq_depth || c->rq_addr || c->max_recv_sge))
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "a receive queue with an SRQ");
 	if (!xe_wq_depth_ok(le32toh(c->sq_depth)) ||
@@ -131,11 +131,17 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	db = xe_gm_ptr(&xe->mem, le64toh(c->db_addr), XRNIC_DB_RECORD_SIZE);
 	if (!sq || (!srq && !rq) || !db)
 		return xe_fail(xe, XRNIC_STATUS_BAD_ADDRESS, "ring or db_addr outside guest RAM");
-	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++)
-		if (!xe->qp[slot].live)
-			break;
-	if (slot == XE_QPN_SLOT_END)
-		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "QP table full");
+	if (c->qp_type == XRNIC_QPT_GSI) {
+		slot = XE_QPN_GSI_SLOT;
+		if (xe->qp[slot].live)
+			return xe_fail(xe, XRNIC_STATUS_BUSY, "the GSI QP exists");
+	} else {
+		for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++)
+			if (!xe->qp[slot].live)
+				break;
+		if (slot == XE_QPN_SLOT_END)
+			return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "QP table full");
+	}
 	atomics = calloc(XE_MAX_RD_ATOMIC, sizeof(*atomics));
 	msgs = calloc(XE_SQ_WINDOW, sizeof(*msgs));
 	if (!atomics || !msgs) {
@@ -148,8 +154,10 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	*qp = (struct xe_qp){
 		.live = true,
 		.gen = qp->gen,
-		.qpn = (qp->gen & XE_QPN_GEN_MASK) << XE_QPN_SLOT_BITS | slot,
-		.type = c->qp_type,
+		.qpn = slot == XE_QPN_GSI_SLOT ? XRNIC_GSI_QPN :
+		       (qp->gen & XE_QPN_GEN_MASK) << XE_QPN_SLOT_BITS | slot,
+		/* The GSI QP is a UD QP with a well-known number. */
+		.type = c->qp_type == XRNIC_QPT_GSI ? XRNIC_QPT_UD : c->qp_type,
 		.pdn = le32toh(c->pdn),
 		.send_cqn = le32toh(c->send_cqn),
 		.recv_cqn = le32toh(c->recv_cqn),

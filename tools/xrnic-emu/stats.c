@@ -59,7 +59,7 @@ uint8_t xe_cmd_query_resources(struct xe_dev *xe, const struct xrnic_aq_entry *c
 		mrs += xe->mr[i].live;
 	for (i = 1; i <= XE_MAX_CQ; i++)
 		cqs += xe->cq[i].live;
-	for (i = XE_QPN_FIRST_SLOT; i < XE_QPN_SLOT_END; i++)
+	for (i = XE_QPN_GSI_SLOT; i < XE_QPN_SLOT_END; i++)
 		qps += xe->qp[i].live;
 	for (i = 1; i <= XRNIC_MAX_SRQ; i++)
 		srqs += xe->srq[i].live;

@@ -49,8 +49,10 @@
  * QP numbers are "generation << XE_QPN_SLOT_BITS | slot" with slots
  * 2 .. XE_MAX_QP + 1, so 0 and 1 never occur and a stale qpn of a destroyed
  * QP does not name the QP that reuses its slot (until the generation wraps).
+ * Slot 1 holds the GSI QP, whose number is always XRNIC_GSI_QPN.
  */
 #define XE_QPN_SLOT_BITS	11
+#define XE_QPN_GSI_SLOT		XRNIC_GSI_QPN
 #define XE_QPN_FIRST_SLOT	2
 #define XE_QPN_SLOT_END		(XE_QPN_FIRST_SLOT + XE_MAX_QP)
 #define XE_QPN_SLOT(qpn)	((qpn) & ((1u << XE_QPN_SLOT_BITS) - 1))

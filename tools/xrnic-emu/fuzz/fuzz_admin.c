@@ -113,8 +113,11 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 			abort();
 		if (!qp->live)
 			continue;
-		if (i < XE_QPN_FIRST_SLOT || empty || xe_qp_get(xe, qp->qpn) != qp ||
-		    qp->qpn < 2 || qp->qpn > XRNIC_QPN_MASK || qp->state > XRNIC_QPS_ERR ||
+		/* Slot 1 holds only the GSI QP, a UD QP numbered 1. */
+		if (i < XE_QPN_GSI_SLOT || empty || xe_qp_get(xe, qp->qpn) != qp ||
+		    (i == XE_QPN_GSI_SLOT) != (qp->qpn == XRNIC_GSI_QPN) ||
+		    (i == XE_QPN_GSI_SLOT && qp->type != XRNIC_QPT_UD) ||
+		    qp->qpn < 1 || qp->qpn > XRNIC_QPN_MASK || qp->state > XRNIC_QPS_ERR ||
 		    !xe_pd_get(xe, qp->pdn) || !xe_cq_get(xe, qp->send_cqn) ||
 		    !xe_cq_get(xe, qp->recv_cqn))
 			abort();

@@ -303,4 +303,74 @@ TEST_F(dev, ud_and_rc_qps_take_only_their_own_attributes_and_packets)
 	EXPECT_EQ(XRNIC_QPS_RTS, xe_qp_get(&self->xe, u.lb.qpn[1])->state);
 }
 
+/*
+ * The GSI QP: CREATE_QP of type GSI is QP 1, once; MADs from QP 1 to QP 1
+ * carry the well-known Q_Key (the WR's high bit: the QP's own), land after
+ * their GRH from source QP 1; a datagram with another Q_Key is dropped; a
+ * destroyed GSI QP takes nothing and comes back as QP 1.
+ */
+TEST_F(dev, the_gsi_qp_is_qp_1_and_takes_mads_of_the_gsi_qkey)
+{
+	uint8_t *rcv = gpa(self, BUF + 2 * XE_LB_PAGE);
+	struct xrnic_cmd_qp q = {};
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	uint32_t qpn;
+	struct ud u;
+	int i;
+
+	ASSERT_EQ(0, ud_setup(self, &u));
+	/* UD(1)'s slot becomes the GSI QP, UD(0) stays a UD QP with QKEY. */
+	q.qpn = htole32(u.qpn[1]);
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &u.lb, XRNIC_ADMIN_DESTROY_QP, &q, NULL));
+	ASSERT_EQ(0, xe_lb_create_qp(&self->xe, &u.lb, UD(1), XRNIC_QPT_GSI, 0, &qpn));
+	EXPECT_EQ(XRNIC_GSI_QPN, qpn);
+	EXPECT_EQ(XRNIC_STATUS_BUSY,
+		  xe_lb_create_qp(&self->xe, &u.lb, UD(1), XRNIC_QPT_GSI, 0, &u.qpn[1]));
+	u.qpn[1] = qpn;
+	ASSERT_EQ(0, xe_lb_ud_rts(&self->xe, &u.lb, qpn, XRNIC_GSI_QKEY));
+	for (i = 0; i < 256; i++)
+		gpa(self, BUF)[i] = i;
+
+	/* QP 1 to QP 1, as two ports' GSI QPs talk. */
+	post_recv(self, 1, 0x71, BUF + 2 * XE_LB_PAGE, XRNIC_GRH_LEN + 256, u.lb.key);
+	w = datagram(self, &u, 0x51, 256, 1, XRNIC_QKEY_USE_QP | XRNIC_GSI_QKEY);
+	w.opcode = XRNIC_WR_SEND;
+	w.flags = XRNIC_SQE_SIGNALED;
+	w.imm_data_be = 0;
+	xe_lb_post_send(&self->xe, UD(1), &w);
+	c = poll_cq(self, &u);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(XRNIC_WC_RECV, c->opcode);
+	EXPECT_EQ(0x71, le64toh(c->wr_id));
+	EXPECT_EQ(XRNIC_GSI_QPN, le32toh(c->qpn));
+	EXPECT_EQ(XRNIC_GSI_QPN, le32toh(c->src_qp));
+	EXPECT_EQ(XRNIC_GRH_LEN + 256, le32toh(c->byte_len));
+	EXPECT_EQ(0, memcmp(rcv + XRNIC_GRH_LEN, gpa(self, BUF), 256));
+	c = poll_cq(self, &u);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(XRNIC_WC_SEND, c->opcode);
+	EXPECT_EQ(XRNIC_GSI_QPN, le32toh(c->qpn));
+
+	/* A UD QP's own Q_Key is not the GSI's: dropped and counted. */
+	post_recv(self, 1, 0x72, BUF + 2 * XE_LB_PAGE, XRNIC_GRH_LEN + 256, u.lb.key);
+	w = datagram(self, &u, 0x52, 256, 1, XRNIC_QKEY_USE_QP);
+	post_send(self, 0, &w);
+	c = poll_cq(self, &u);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(XRNIC_WC_SEND, c->opcode);
+	EXPECT_EQ(NULL, poll_cq(self, &u));
+	EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_RX_QKEY_VIOLATIONS]);
+
+	/* Destroyed, QP 1 takes nothing; created again, it is QP 1 again. */
+	q.qpn = htole32(XRNIC_GSI_QPN);
+	ASSERT_EQ(0, xe_lb_admin(&self->xe, &u.lb, XRNIC_ADMIN_DESTROY_QP, &q, NULL));
+	EXPECT_EQ(NULL, xe_qp_get(&self->xe, XRNIC_GSI_QPN));
+	EXPECT_EQ(NULL, xe_qp_get(&self->xe, XRNIC_GSI_QPN | 1u << XE_QPN_SLOT_BITS));
+	ASSERT_EQ(0, xe_lb_create_qp(&self->xe, &u.lb, UD(1), XRNIC_QPT_GSI, 0, &qpn));
+	EXPECT_EQ(XRNIC_GSI_QPN, qpn);
+	EXPECT_EQ(XRNIC_QPT_UD, xe_qp_get(&self->xe, XRNIC_GSI_QPN)->type);
+}
+
 TEST_HARNESS_MAIN
