@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..31"
+echo "1..32"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -160,6 +160,46 @@ expect_clean_after_signal() {
 }
 expect_clean_after_signal TERM terminated
 expect_clean_after_signal INT interrupted
+
+# A TERM to the runner's whole process group while its output goes to a
+# reader of that group (as "make check | tee" dies with it, or a kill of the
+# job): the runner can write nothing any more and still leaves nothing behind.
+expect_clean_after_group_term() {
+	local script out pg rpid='' i left=''
+	n=$((n + 1))
+	script=$(mktemp)
+	out=$(mktemp)
+	echo "sleep 600" >"$script"
+	setsid bash -c '"$0" run --vms 2 "$1" 2>&1 | cat >"$2"' "$vm" "$script" "$out" &
+	pg=$!
+	for ((i = 0; i < 600 && ! rpid; i++)); do
+		grep -q "started 2 guest" "$out" && rpid=$(pgrep -P "$pg" -f "run --vms 2")
+		sleep 0.2
+	done
+	kill -TERM -- "-$pg" 2>/dev/null
+	wait "$pg" 2>/dev/null
+	[ -n "$rpid" ] || left="no runner seen"
+	[ -z "$rpid" ] || {
+		for ((i = 0; i < 300; i++)); do
+			kill -0 "$rpid" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -0 "$rpid" 2>/dev/null && left+=" runner still there"
+		ip netns list | grep -qw "xrdma-vm-$rpid" && left+=" netns"
+		compgen -G "/dev/shm/xrdma-$rpid-*" >/dev/null && left+=" shm"
+		compgen -G "${TMPDIR:-/tmp}/xrdma-vm.$rpid.*" >/dev/null && left+=" tmpdir"
+		grep -lsE "xrdma-vm[.]$rpid[.]" /proc/[0-9]*/cmdline >/dev/null && left+=" processes"
+	}
+	if [ -z "$left" ]; then
+		echo "ok $n xrdma_vm.cleans_up_after_sigterm_to_its_group_with_its_reader_gone"
+	else
+		failed=1
+		echo "# left:$left; output: $(tail -5 "$out")"
+		echo "not ok $n xrdma_vm.cleans_up_after_sigterm_to_its_group_with_its_reader_gone"
+	fi
+	rm -f "$script" "$out"
+}
+expect_clean_after_group_term
 
 expect_report_fails kasan_report "BUG: KASAN: slab-use-after-free in xr_test+0x1/0x2"
 expect_report_fails lockdep_report "WARNING: possible circular locking dependency detected"
