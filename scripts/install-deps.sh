@@ -18,8 +18,11 @@ pkgs=(
 	cpio
 	iproute2
 	libibverbs-dev
+	librdmacm-dev
+	rdmacm-utils
 	ibverbs-providers
 	ibverbs-utils
+	infiniband-diags
 	perftest
 	ucx-utils
 	iperf3

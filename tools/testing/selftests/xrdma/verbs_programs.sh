@@ -71,7 +71,7 @@ perftest() {
 }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..17"
 
 out=$(ibv_devinfo -v -d $dev 2>&1)
 if echo "$out" | grep -q "hca_id:	$dev" &&
@@ -81,6 +81,28 @@ if echo "$out" | grep -q "hca_id:	$dev" &&
 else
 	echo "$out" | sed 's/^/# /'
 	fail ibv_devinfo_shows_the_device_and_its_default_gid
+fi
+
+# infiniband-diags: ibstat reads the device through libibumad (sysfs: node
+# type and GUIDs, each port's state, rate, LIDs, GID 0 and P_Keys), ibstatus
+# through sysfs directly; both as they show an rxe device.
+out=$(ibstat $dev 2>&1)
+if echo "$out" | grep -q "^CA '$dev'" && echo "$out" | grep -q "Number of ports: 1" &&
+   echo "$out" | grep -q "State: Active" && echo "$out" | grep -q "Link layer: Ethernet" &&
+   echo "$out" | grep -q "Physical state: LinkUp"; then
+	ok ibstat_shows_the_device_and_its_port
+else
+	echo "$out" | sed 's/^/# /'
+	fail ibstat_shows_the_device_and_its_port
+fi
+out=$(ibstatus $dev 2>&1)
+if echo "$out" | grep -q "^Infiniband device '$dev' port 1 status:" &&
+   echo "$out" | grep -q "default gid:.*fe80:" && echo "$out" | grep -q "state:.*4: ACTIVE" &&
+   echo "$out" | grep -q "link_layer:.*Ethernet"; then
+	ok ibstatus_shows_the_port
+else
+	echo "$out" | sed 's/^/# /'
+	fail ibstatus_shows_the_port
 fi
 
 pingpong rc_pingpong_default -n 1000
