@@ -99,7 +99,11 @@ struct xr_port_attr {
 	u32 port_cap_flags;
 };
 
-/* User object types, in the order the core destroys them on close. */
+/*
+ * User object types, in the order the core destroys them on close.
+ * XR_OBJ_MCAST is no object but a QP's attachment to a multicast group,
+ * counted only in its user's share of the device (uobj.c).
+ */
 enum xr_obj_type {
 	XR_OBJ_QP,
 	XR_OBJ_MW,
@@ -108,6 +112,7 @@ enum xr_obj_type {
 	XR_OBJ_MR,
 	XR_OBJ_CQ,
 	XR_OBJ_PD,
+	XR_OBJ_MCAST,
 	XR_OBJ_MAX,
 };
 

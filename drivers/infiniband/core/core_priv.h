@@ -4,6 +4,9 @@
 #define XR_CORE_PRIV_H
 
 #include <linux/cdev.h>
+#include <linux/etherdevice.h>
+#include <linux/socket.h>
+#include <linux/workqueue.h>
 #include <linux/netlink.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
@@ -112,6 +115,159 @@ struct xr_event_file {
 	struct list_head ufile_list;
 };
 
+/* The RDMA CM's identity states (Linux's enum rdma_cm_state, which rdma res shows). */
+enum xr_cm_state {
+	XR_CM_IDLE,
+	XR_CM_ADDR_QUERY,
+	XR_CM_ADDR_RESOLVED,
+	XR_CM_ROUTE_QUERY,
+	XR_CM_ROUTE_RESOLVED,
+	XR_CM_CONNECT,
+	XR_CM_DISCONNECT,
+	XR_CM_ADDR_BOUND,
+	XR_CM_LISTEN,
+	XR_CM_DEVICE_REMOVAL,
+	XR_CM_DESTROYING,
+};
+
+/* RDMA CM events: the values of Linux's enum rdma_cm_event_type, as librdmacm reads them. */
+enum xr_cm_event_type {
+	XR_CM_EVENT_ADDR_RESOLVED,
+	XR_CM_EVENT_ADDR_ERROR,
+	XR_CM_EVENT_ROUTE_RESOLVED,
+	XR_CM_EVENT_ROUTE_ERROR,
+	XR_CM_EVENT_CONNECT_REQUEST,
+	XR_CM_EVENT_CONNECT_RESPONSE,
+	XR_CM_EVENT_CONNECT_ERROR,
+	XR_CM_EVENT_UNREACHABLE,
+	XR_CM_EVENT_REJECTED,
+	XR_CM_EVENT_ESTABLISHED,
+	XR_CM_EVENT_DISCONNECTED,
+	XR_CM_EVENT_DEVICE_REMOVAL,
+	XR_CM_EVENT_MULTICAST_JOIN,
+	XR_CM_EVENT_MULTICAST_ERROR,
+	XR_CM_EVENT_ADDR_CHANGE,
+	XR_CM_EVENT_TIMEWAIT_EXIT,
+};
+
+struct xr_cm_id;
+struct xr_cm_bind;
+
+/*
+ * An id's event handler: called under the id's lock, never after
+ * xr_cm_destroy_id() began; it may sleep but must take no id's lock.
+ */
+typedef void (*xr_cm_handler)(struct xr_cm_id *id, u32 event, int status);
+
+/**
+ * struct xr_cm_id - an RDMA CM identity (cma.c)
+ * @ref: held by its creator until xr_cm_destroy_id() and by pending work
+ * @lock: serialises the id's operations and its work; protects every field
+ *	below but @list
+ * @list: in cma.c's list of ids (under xr_cma_lock)
+ * @state: enum xr_cm_state
+ * @net: the network namespace of its creator (a reference)
+ * @ps: port space (RDMA_PS_*)
+ * @qp_type: IB_QPT_RC or IB_QPT_UD
+ * @src: the bound address (and port)
+ * @dst: the destination address, once resolution began
+ * @xdev: the RDMA device it is bound to (a reference), or NULL
+ * @port: @xdev's port
+ * @sgid: the source GID, once bound to a device
+ * @dgid: the destination GID, once the address is resolved
+ * @sgid_index: @sgid's entry in the port's GID table
+ * @dmac: the next hop's Ethernet address
+ * @hop_limit: of the route
+ * @mtu: the path MTU (IB code), once the route is resolved
+ * @route_resolved: the route is known (one path)
+ * @tos: the IP type of service (rdma_set_option)
+ * @tos_set: @tos was set
+ * @reuseaddr: RDMA_OPTION_ID_REUSEADDR
+ * @afonly: RDMA_OPTION_ID_AFONLY
+ * @afonly_set: @afonly was set (else the bind decides it)
+ * @backlog: of a listening id
+ * @bind: its entry in its port space, while bound
+ * @bind_node: in @bind's owners
+ * @work: address and route resolution
+ * @removal: in xr_cma_remove_device()'s list while it tells the id (the
+ *	remover of the id's device alone uses it)
+ * @handler: its creator's event handler
+ * @context: the creator's, for @handler
+ */
+struct xr_cm_id {
+	struct kref ref;
+	struct mutex lock;	/* see above */
+	struct list_head list;
+	enum xr_cm_state state;
+	struct net *net;
+	u16 ps;
+	u8 qp_type;
+	struct sockaddr_storage src;
+	struct sockaddr_storage dst;
+	struct xr_device *xdev;
+	u32 port;
+	u8 sgid[16];
+	u8 dgid[16];
+	u8 sgid_index;
+	u8 dmac[ETH_ALEN];
+	u8 hop_limit;
+	u8 mtu;
+	bool route_resolved;
+	u8 tos;
+	bool tos_set;
+	bool reuseaddr;
+	bool afonly;
+	bool afonly_set;
+	int backlog;
+	struct xr_cm_bind *bind;
+	struct hlist_node bind_node;
+	struct work_struct work;
+	struct list_head removal;
+	xr_cm_handler handler;
+	void *context;
+};
+
+/**
+ * struct xr_cm_qp_attr - the QP attributes a transition of an id's QP takes
+ * @mask: IB_QP_* bits of the attributes set below
+ * @qp_state: the state asked for
+ * @pkey_index: of the port's P_Key
+ * @port_num: the id's port
+ * @qkey: a UD QP's Q_Key
+ * @qp_access_flags: an RC QP's remote access
+ */
+struct xr_cm_qp_attr {
+	u32 mask;
+	u32 qp_state;
+	u16 pkey_index;
+	u8 port_num;
+	u32 qkey;
+	u32 qp_access_flags;
+};
+
+/* cma.c */
+size_t xr_sockaddr_size(sa_family_t family);
+int xr_cma_init(void);
+void xr_cma_exit(void);
+struct xr_cm_id *xr_cm_create_id(struct net *net, xr_cm_handler handler, void *context,
+				 u16 ps, u8 qp_type);
+void xr_cm_destroy_id(struct xr_cm_id *id);
+int xr_cm_bind_addr(struct xr_cm_id *id, const struct sockaddr *addr);
+int xr_cm_resolve_addr(struct xr_cm_id *id, const struct sockaddr *src,
+		       const struct sockaddr *dst);
+int xr_cm_resolve_route(struct xr_cm_id *id);
+int xr_cm_listen(struct xr_cm_id *id, int backlog);
+int xr_cm_set_tos(struct xr_cm_id *id, u8 tos);
+int xr_cm_set_reuseaddr(struct xr_cm_id *id, bool on);
+int xr_cm_set_afonly(struct xr_cm_id *id, bool on);
+int xr_cm_init_qp_attr(struct xr_cm_id *id, struct xr_cm_qp_attr *attr);
+void xr_cma_remove_device(struct xr_device *xdev);
+
+/* ucma.c */
+int xr_ucma_init(void);
+void xr_ucma_exit(void);
+dev_t xr_ucma_chardev(void);
+
 /* device.c */
 int xr_device_init(void);
 void xr_device_exit(void);
@@ -133,6 +289,7 @@ int xr_gid_table_init(struct xr_device *xdev);
 void xr_gid_table_destroy(struct xr_device *xdev);
 int xr_query_gid(struct xr_device *xdev, u32 port, u32 index, u8 gid[16],
 		 char ndev_name[IFNAMSIZ]);
+int xr_find_gid(struct xr_device *xdev, u32 port, const u8 *gid);
 bool xr_gid_is_local(struct xr_device *xdev, u32 port, const u8 *gid);
 struct net_device *xr_port_netdev(struct xr_device *xdev, u32 port);
 int xr_query_port(struct xr_device *xdev, u32 port, struct xr_port_attr *attr);
@@ -164,6 +321,8 @@ ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
 			   size_t count);
 
 /* uobj.c */
+int xr_user_charge(struct xr_ufile *ufile, enum xr_obj_type type);
+void xr_user_uncharge(struct xr_ufile *ufile, enum xr_obj_type type);
 void *xr_uobj_lookup(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type);
 int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
 		enum xr_obj_type type, u32 res_id);

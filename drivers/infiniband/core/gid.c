@@ -261,29 +261,44 @@ int xr_query_gid(struct xr_device *xdev, u32 port, u32 index, u8 gid[16],
 }
 
 /**
- * xr_gid_is_local - whether a GID is in a port's table
+ * xr_find_gid - the index of a GID in a port's table
  * @xdev: the device
  * @port: port number, from 1
  * @gid: the GID, 16 bytes in network order
  *
  * Context: process context; takes gid_lock once.
  *
+ * Return: the index of the valid entry of port @port that holds @gid, or
+ * -ENOENT.
+ */
+int xr_find_gid(struct xr_device *xdev, u32 port, const u8 *gid)
+{
+	struct xr_port_gids *pg;
+	int found = -ENOENT;
+	u32 i;
+
+	if (port < 1 || port > xdev->phys_port_cnt)
+		return -ENOENT;
+	pg = &xdev->port_gids[port - 1];
+	mutex_lock(&xdev->gid_lock);
+	for (i = 0; i < XR_GID_TBL_LEN && found < 0; i++)
+		if (pg->entry[i].valid && !memcmp(pg->entry[i].gid, gid, 16))
+			found = i;
+	mutex_unlock(&xdev->gid_lock);
+	return found;
+}
+
+/**
+ * xr_gid_is_local - whether a GID is in a port's table
+ * @xdev: the device
+ * @port: port number, from 1
+ * @gid: the GID, 16 bytes in network order
+ *
  * Return: true when a valid entry of port @port holds @gid.
  */
 bool xr_gid_is_local(struct xr_device *xdev, u32 port, const u8 *gid)
 {
-	struct xr_port_gids *pg;
-	bool found = false;
-	u32 i;
-
-	if (port < 1 || port > xdev->phys_port_cnt)
-		return false;
-	pg = &xdev->port_gids[port - 1];
-	mutex_lock(&xdev->gid_lock);
-	for (i = 0; i < XR_GID_TBL_LEN && !found; i++)
-		found = pg->entry[i].valid && !memcmp(pg->entry[i].gid, gid, 16);
-	mutex_unlock(&xdev->gid_lock);
-	return found;
+	return xr_find_gid(xdev, port, gid) >= 0;
 }
 
 /**

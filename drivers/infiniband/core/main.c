@@ -68,12 +68,22 @@ static int __init xr_core_init(void)
 	ret = xr_gid_init();
 	if (ret)
 		goto err_nl_exit;
+	ret = xr_cma_init();
+	if (ret)
+		goto err_gid_exit;
+	ret = xr_ucma_init();
+	if (ret)
+		goto err_cma_exit;
 	/* debugfs is for debugging: failures are not errors. */
 	xr_debugfs = debugfs_create_dir("xrdma_core", NULL);
 	debugfs_create_file_unsafe("event_files", 0400, xr_debugfs, NULL,
 				   &xr_event_files_fops);
 	return 0;
 
+err_cma_exit:
+	xr_cma_exit();
+err_gid_exit:
+	xr_gid_exit();
 err_nl_exit:
 	xr_nl_exit();
 err_uverbs_exit:
@@ -86,6 +96,8 @@ err_device_exit:
 static void __exit xr_core_exit(void)
 {
 	debugfs_remove_recursive(xr_debugfs);
+	xr_ucma_exit();
+	xr_cma_exit();
 	xr_gid_exit();
 	xr_nl_exit();
 	xr_uverbs_exit();

@@ -86,9 +86,14 @@ int xr_mcast_attach(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid)
 	list_for_each_entry(m, &qp->mcast_list, list)
 		if (!memcmp(m->gid, gid, sizeof(m->gid)))
 			return 0;
+	ret = xr_user_charge(qp->uobj.ufile, XR_OBJ_MCAST);
+	if (ret)
+		return ret;
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
-	if (!m)
-		return -ENOMEM;
+	if (!m) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
 	memcpy(m->gid, gid, sizeof(m->gid));
 	ret = xdev->ops->attach_mcast(xdev, qp, gid);
 	if (ret)
@@ -109,6 +114,8 @@ err_detach:
 	xdev->ops->detach_mcast(xdev, qp, gid);
 err_free:
 	kfree(m);
+err_uncharge:
+	xr_user_uncharge(qp->uobj.ufile, XR_OBJ_MCAST);
 	return ret;
 }
 
@@ -128,6 +135,7 @@ static int xr_mcast_del(struct xr_device *xdev, struct xr_qp *qp, struct xr_mcas
 	}
 	list_del(&m->list);
 	kfree(m);
+	xr_user_uncharge(qp->uobj.ufile, XR_OBJ_MCAST);
 	return ret;
 }
 

@@ -22,6 +22,7 @@
 #include <net/sock.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
+#include <uapi/rdma/rdma_user_cm.h>
 
 #include "core_priv.h"
 
@@ -406,13 +407,36 @@ static int xr_nl_stat_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			       true, fill);
 }
 
+/* Answer GET_CHARDEV: the device number, ABI version and name (uverbs: its driver id too). */
+static int xr_nl_reply_chardev(struct sk_buff *skb, struct nlmsghdr *nlh, dev_t devt, u64 abi,
+			       const char *name)
+{
+	struct nlmsghdr *rep;
+	struct sk_buff *msg;
+
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rep = xr_nl_put_hdr(msg, NETLINK_CB(skb).portid, nlh->nlmsg_seq,
+			    RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	if (!rep ||
+	    (strcmp(name, "rdma_cm") &&
+	     nla_put_u32(msg, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, RDMA_DRIVER_UNKNOWN)) ||
+	    xr_nl_put_u64(msg, RDMA_NLDEV_ATTR_CHARDEV, huge_encode_dev(devt)) ||
+	    xr_nl_put_u64(msg, RDMA_NLDEV_ATTR_CHARDEV_ABI, abi) ||
+	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_NAME, name)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	nlmsg_end(msg, rep);
+	return xr_nl_unicast(msg, NETLINK_CB(skb).portid);
+}
+
 static int xr_nl_get_chardev_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 				  struct nlattr **tb,
 				  struct netlink_ext_ack *extack)
 {
 	struct xr_device *xdev;
-	struct nlmsghdr *rep;
-	struct sk_buff *msg;
 	char name[32];
 	dev_t devt;
 	int ret;
@@ -421,6 +445,11 @@ static int xr_nl_get_chardev_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		NL_SET_ERR_MSG(extack, "character device type is missing");
 		return -EINVAL;
 	}
+	/* rdma_cm's is one for all devices (librdmacm asks without one). */
+	if (!strcmp(nla_data(tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE]), "rdma_cm") &&
+	    !tb[RDMA_NLDEV_ATTR_DEV_INDEX])
+		return xr_nl_reply_chardev(skb, nlh, xr_ucma_chardev(), RDMA_USER_CM_ABI_VERSION,
+					   "rdma_cm");
 	/*
 	 * Like Linux: a client that does not exist, or that has no
 	 * device-independent character device, is not supported.
@@ -439,27 +468,7 @@ static int xr_nl_get_chardev_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	ret = xr_uverbs_chardev(xdev, &devt, name, sizeof(name));
 	if (ret)
 		goto out_put;
-
-	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg) {
-		ret = -ENOMEM;
-		goto out_put;
-	}
-	rep = xr_nl_put_hdr(msg, NETLINK_CB(skb).portid, nlh->nlmsg_seq,
-			    RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	if (!rep ||
-	    nla_put_u32(msg, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID,
-			RDMA_DRIVER_UNKNOWN) ||
-	    xr_nl_put_u64(msg, RDMA_NLDEV_ATTR_CHARDEV, huge_encode_dev(devt)) ||
-	    xr_nl_put_u64(msg, RDMA_NLDEV_ATTR_CHARDEV_ABI,
-			  xdev->ops->uverbs_abi_ver) ||
-	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_NAME, name)) {
-		nlmsg_free(msg);
-		ret = -EMSGSIZE;
-		goto out_put;
-	}
-	nlmsg_end(msg, rep);
-	ret = xr_nl_unicast(msg, NETLINK_CB(skb).portid);
+	ret = xr_nl_reply_chardev(skb, nlh, devt, xdev->ops->uverbs_abi_ver, name);
 out_put:
 	xr_device_put(xdev);
 	return ret;

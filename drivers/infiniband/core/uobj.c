@@ -14,7 +14,7 @@
 static unsigned int user_share = 50;
 module_param(user_share, uint, 0644);
 MODULE_PARM_DESC(user_share,
-		 "Percent of each kind of a device's objects (PDs, MRs, MWs, CQs, QPs, AHs, SRQs) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
+		 "Percent of each kind of a device's objects (PDs, MRs, MWs, CQs, QPs, AHs, SRQs; multicast attachments of max_mcast_grp) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
 
 /**
  * struct xr_user_usage - the objects one user holds on a device
@@ -39,17 +39,24 @@ static u32 xr_device_max(const struct xr_device *xdev, enum xr_obj_type type)
 		return xdev->attr.max_srq;
 	case XR_OBJ_MW:
 		return xdev->attr.max_mw;
+	case XR_OBJ_MCAST:
+		/* The groups are what is scarce: a user attaches to half of them. */
+		return xdev->attr.max_mcast_grp;
 	default:
 		return xdev->attr.max_pd;
 	}
 }
 
-/*
- * Count a new object against its file's user; -EAGAIN (as Linux's RDMA
- * cgroup answers) once the user holds its share of the device's objects of
- * the type, so that one user cannot take them all.
+/**
+ * xr_user_charge - count a new object against its file's user
+ * @ufile: the file
+ * @type: the object's type
+ *
+ * Return: 0, or -EAGAIN (as Linux's RDMA cgroup answers) once the user holds
+ * its share of the device's objects of the type, so that one user cannot
+ * take them all; -ENOMEM.  xr_user_uncharge() gives it back.
  */
-static int xr_user_charge(struct xr_ufile *ufile, enum xr_obj_type type)
+int xr_user_charge(struct xr_ufile *ufile, enum xr_obj_type type)
 {
 	struct xr_device *xdev = ufile->xdev;
 	unsigned long uid = __kuid_val(ufile->uid);
@@ -81,7 +88,12 @@ out_unlock:
 	return ret;
 }
 
-static void xr_user_uncharge(struct xr_ufile *ufile, enum xr_obj_type type)
+/**
+ * xr_user_uncharge - give back what xr_user_charge() counted
+ * @ufile: the file
+ * @type: the object's type
+ */
+void xr_user_uncharge(struct xr_ufile *ufile, enum xr_obj_type type)
 {
 	struct xr_device *xdev = ufile->xdev;
 	unsigned long uid = __kuid_val(ufile->uid);

@@ -7,6 +7,7 @@
  * each other.  REG_MR pins its memory, which may wait on page faults for
  * as long as user space likes, before it takes the lock.
  */
+#include <linux/capability.h>
 #include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/slab.h>
@@ -26,6 +27,7 @@
 				 IB_UVERBS_ACCESS_MW_BIND)
 #define XR_MW_TYPE_1		1	/* IB_MW_TYPE_1 */
 #define XR_MW_TYPE_2		2	/* IB_MW_TYPE_2 */
+#define XR_QKEY_CONTROLLED	0x80000000u	/* IBTA 10.2.4: a privileged Q_Key */
 
 /* Room for the largest core request of any command. */
 #define XR_CMD_REQ_MAX	128
@@ -898,6 +900,13 @@ static int xr_cmd_modify_qp(struct xr_cmd *cmd)
 		return -EINVAL;
 	if ((mask & XR_QP_DEST_QPN) && req.dest_qp_num > 0xffffff)
 		return -EINVAL;
+	/*
+	 * A controlled Q_Key (bit 31; the GSI QP's 0x80010000 is one) would let
+	 * a user's datagrams pass for the kernel's management traffic: only
+	 * CAP_NET_RAW may set one, as Linux (6.4 on) rules.
+	 */
+	if ((mask & XR_QP_QKEY) && (req.qkey & XR_QKEY_CONTROLLED) && !capable(CAP_NET_RAW))
+		return -EPERM;
 
 	attr.qp_state = next;
 	attr.path_mtu = req.path_mtu;

@@ -269,6 +269,47 @@ TEST(completion_channel_of_another_file_is_refused)
 	close(a);
 }
 
+/* ------------------------------------- the kernel's management Q_Keys */
+
+/*
+ * As user 65534: a UD QP's Q_Key with bit 31 set (the GSI QP's 0x80010000,
+ * which remote kernels take for their connection manager's) is refused,
+ * another taken; 0 when so.
+ */
+static int controlled_qkey_refused(void *arg __attribute__((unused)))
+{
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	struct ib_uverbs_modify_qp m = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = 0x80010000,
+		.attr_mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY,
+	};
+	uint32_t pd;
+	int fd;
+
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+		return 1;
+	fd = xv_open_context(NULL);
+	if (fd < 0 || xv_alloc_pd(fd, &pd) || xv_create_cq(fd, 16, -1, 0, &cq, NULL) ||
+	    xv_create_qp_of(fd, IBV_QPT_UD, pd, cq.cq_handle, cq.cq_handle, 4, 4, &qp, NULL))
+		return 2;
+	m.qp_handle = qp.qp_handle;
+	if (xv_modify_qp(fd, &m) != -EPERM)
+		return 3;
+	m.qkey = 0x7fffffff;
+	if (xv_modify_qp(fd, &m))
+		return 4;
+	m.attr_mask = IBV_QP_QKEY;
+	m.qkey = 0x80000000;
+	return xv_modify_qp(fd, &m) == -EPERM ? 0 : 5;
+}
+
+TEST(a_user_cannot_take_a_controlled_qkey)
+{
+	EXPECT_EQ(0, in_child(controlled_qkey_refused, NULL));
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+}
+
 /* ----------------------------------------- a user's share of a device */
 
 #define USER_SHARE "/sys/module/xrdma_core/parameters/user_share"
@@ -341,6 +382,80 @@ TEST(one_user_gets_a_share_of_the_device)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	close(pipefd[0]);
 	close(pipefd[1]);
+	close(fd);
+	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
+}
+
+/*
+ * As user @uid: a UD QP attaches to groups ff0e::1:N until refused, writes
+ * how many to @hold_fd and holds them until killed; returns -1 on failure.
+ */
+static int groups_until_refused(uid_t uid, int hold_fd)
+{
+	uint8_t gid[16] = { 0xff, 0x0e, [13] = 1 };
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	uint32_t pd;
+	int fd, n = 0, ret;
+
+	if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		return -1;
+	fd = xv_open_context(NULL);
+	if (fd < 0 || xv_alloc_pd(fd, &pd) || xv_create_cq(fd, 16, -1, 0, &cq, NULL) ||
+	    xv_create_qp_of(fd, IBV_QPT_UD, pd, cq.cq_handle, cq.cq_handle, 4, 4, &qp, NULL))
+		return -1;
+	do {
+		gid[15] = n;
+		ret = xv_mcast(fd, true, qp.qp_handle, gid);
+	} while (!ret && ++n < 255);
+	if (ret != -EAGAIN)
+		return -1;
+	if (write(hold_fd, &n, sizeof(n)) != sizeof(n))
+		return -1;
+	pause();
+	return n;
+}
+
+/* The device's 64 multicast groups: one user may fill only its share. */
+TEST(one_user_gets_a_share_of_the_multicast_groups)
+{
+	uint8_t gid[16] = { 0xff, 0x0e, [13] = 2 };
+	struct ib_uverbs_query_device_resp dev;
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_create_qp_resp qp;
+	int fd, share, pipefd[2], n, i, status;
+	uint32_t pd;
+	pid_t pid;
+	char buf[16];
+
+	fd = xv_open_context(NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_query_device(fd, &dev));
+	ASSERT_LT(0, xt_read_file(USER_SHARE, buf, sizeof(buf)));
+	share = atoi(buf);
+	ASSERT_LT(0, share);
+	ASSERT_GT(100, share);
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(groups_until_refused(65534, pipefd[1]) < 0);
+	close(pipefd[1]);	/* a child that failed ends the read */
+	ASSERT_EQ(sizeof(n), read(pipefd[0], &n, sizeof(n)));
+	EXPECT_EQ(dev.max_mcast_grp * share / 100, n);
+	/* Others still find groups (root is exempt, as from every share). */
+	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
+	ASSERT_EQ(0, xv_create_cq(fd, 16, -1, 0, &cq, NULL));
+	ASSERT_EQ(0, xv_create_qp_of(fd, IBV_QPT_UD, pd, cq.cq_handle, cq.cq_handle, 4, 4,
+				     &qp, NULL));
+	for (i = 0; i < 16; i++) {
+		gid[15] = i;
+		ASSERT_EQ(0, xv_mcast(fd, true, qp.qp_handle, gid));
+	}
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(pipefd[0]);
 	close(fd);
 	EXPECT_EQ(0, xt_res_summary_is("xrnic0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 "));
 }

@@ -1,0 +1,1005 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RDMA connection manager's identities, as Linux's rdma_cm keeps them
+ * for RoCE.  An id is an IP endpoint in a port space (RDMA_PS_TCP for RC,
+ * RDMA_PS_UDP and RDMA_PS_IPOIB for UD, RDMA_PS_IB for either) bound to an
+ * address and a port of that space.  It resolves a destination address to
+ * the RDMA device, the source and destination GIDs and the next hop that
+ * reach it (the IP route and the neighbour table, through the net_device
+ * of an XRNIC port), then a route (one path: the MTU of the port, the hop
+ * limit of the IP route), and it listens.  Connecting over IB CM is not
+ * here yet.
+ *
+ * Locking: xr_cm_id.lock serialises an id's operations and its work and
+ * protects what the id holds; events go to the id's handler under it, and
+ * none once xr_cm_destroy_id() set DESTROYING.  xr_cma_lock protects the
+ * list of ids, the port spaces, every id's @src while it is bound to a
+ * port and every id's @xdev; it is taken under an id's lock, never the
+ * other way round.  The work holds no lock while it waits for a neighbour.
+ */
+#include <linux/inetdevice.h>
+#include <linux/random.h>
+#include <net/addrconf.h>
+#include <net/inet_sock.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/route.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/rdma_user_cm.h>
+
+#include "core_priv.h"
+
+#define XR_CMA_UDP_QKEY		0x01234567	/* Linux's RDMA_UDP_QKEY */
+
+/**
+ * struct xr_cm_bind - a port of a port space and the ids bound to it
+ * @ps: the port space
+ * @port: the port, host order
+ * @owners: the ids (struct xr_cm_id.bind_node)
+ */
+struct xr_cm_bind {
+	u16 ps;
+	u16 port;
+	struct hlist_head owners;
+};
+
+static DEFINE_MUTEX(xr_cma_lock);	/* see the top of the file */
+static LIST_HEAD(xr_cma_ids);
+static DEFINE_XARRAY(xr_cma_ps_tcp);
+static DEFINE_XARRAY(xr_cma_ps_udp);
+static DEFINE_XARRAY(xr_cma_ps_ipoib);
+static DEFINE_XARRAY(xr_cma_ps_ib);
+static struct workqueue_struct *xr_cma_wq;
+
+static struct xarray *xr_cma_ps(u16 ps)
+{
+	switch (ps) {
+	case RDMA_PS_TCP:
+		return &xr_cma_ps_tcp;
+	case RDMA_PS_UDP:
+		return &xr_cma_ps_udp;
+	case RDMA_PS_IPOIB:
+		return &xr_cma_ps_ipoib;
+	default:
+		return &xr_cma_ps_ib;
+	}
+}
+
+/* ------------------------------------------------------------ addresses */
+
+static bool xr_sa_any(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr == htonl(INADDR_ANY);
+	return ipv6_addr_any(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
+static bool xr_sa_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ipv4_is_loopback(((const struct sockaddr_in *)sa)->sin_addr.s_addr);
+	return ipv6_addr_loopback(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
+static u16 xr_sa_port(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+}
+
+static void xr_sa_set_port(struct sockaddr *sa, u16 port)
+{
+	if (sa->sa_family == AF_INET)
+		((struct sockaddr_in *)sa)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)sa)->sin6_port = htons(port);
+}
+
+/* Whether @a and @b are the same address (their ports aside). */
+static bool xr_sa_same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr);
+}
+
+/* The RoCE v2 GID of an IP address: IPv4-mapped, or the IPv6 address. */
+static void xr_sa_gid(const struct sockaddr *sa, u8 gid[16])
+{
+	if (sa->sa_family == AF_INET) {
+		ipv6_addr_set_v4mapped(((const struct sockaddr_in *)sa)->sin_addr.s_addr,
+				       (struct in6_addr *)gid);
+		return;
+	}
+	memcpy(gid, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+}
+
+/**
+ * xr_sockaddr_size - the size of an address of a family the RDMA CM takes
+ * @family: AF_INET or AF_INET6
+ *
+ * Return: the size of its struct sockaddr_in or _in6, or 0 for another.
+ */
+size_t xr_sockaddr_size(sa_family_t family)
+{
+	switch (family) {
+	case AF_INET:
+		return sizeof(struct sockaddr_in);
+	case AF_INET6:
+		return sizeof(struct sockaddr_in6);
+	default:
+		return 0;
+	}
+}
+
+/* The net_device that has local address @sa, with a reference, or NULL. */
+static struct net_device *xr_cma_addr_dev(struct net *net, const struct sockaddr *sa)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)sa;
+	struct net_device *ndev;
+
+	if (sa->sa_family == AF_INET)
+		return ip_dev_find(net, ((const struct sockaddr_in *)sa)->sin_addr.s_addr);
+	if (sin6->sin6_scope_id) {
+		ndev = dev_get_by_index(net, sin6->sin6_scope_id);
+		if (ndev && !ipv6_chk_addr(net, &sin6->sin6_addr, ndev, 1)) {
+			dev_put(ndev);
+			ndev = NULL;
+		}
+		return ndev;
+	}
+	rcu_read_lock();
+	ndev = ipv6_dev_find(net, &sin6->sin6_addr, NULL);
+	dev_hold(ndev);
+	rcu_read_unlock();
+	return ndev;
+}
+
+/*
+ * The RDMA device (with a reference) and port whose net_device is @ndev,
+ * or with @ndev NULL the first device (loopback addresses take any).
+ */
+static struct xr_device *xr_cma_dev_of_netdev(struct net_device *ndev, u32 *port)
+{
+	unsigned long index = 0;
+	struct xr_device *xdev;
+	struct net_device *pnd;
+	bool match;
+	u32 p;
+
+	while ((xdev = xr_device_get_next(&index))) {
+		for (p = 1; p <= xdev->phys_port_cnt; p++) {
+			pnd = xr_port_netdev(xdev, p);
+			match = pnd && (!ndev || pnd == ndev);
+			dev_put(pnd);
+			if (match) {
+				*port = p;
+				return xdev;
+			}
+		}
+		xr_device_put(xdev);
+		index++;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ the device */
+
+/*
+ * Bind @id to port @port of @xdev, whose reference it takes over: refused
+ * once the device's unregistration began (xr_cma_remove_device() then has
+ * seen every id it must tell).
+ */
+static int xr_cma_attach(struct xr_cm_id *id, struct xr_device *xdev, u32 port)
+{
+	int ret = 0;
+
+	mutex_lock(&xr_cma_lock);
+	if (!READ_ONCE(xdev->registered)) {
+		ret = -ENODEV;
+	} else {
+		id->xdev = xdev;
+		id->port = port;
+	}
+	mutex_unlock(&xr_cma_lock);
+	if (ret)
+		xr_device_put(xdev);
+	return ret;
+}
+
+static void xr_cma_detach(struct xr_cm_id *id)
+{
+	struct xr_device *xdev;
+
+	mutex_lock(&xr_cma_lock);
+	xdev = id->xdev;
+	id->xdev = NULL;
+	mutex_unlock(&xr_cma_lock);
+	if (xdev)
+		xr_device_put(xdev);
+}
+
+/*
+ * The device, port and source GID of @id's bound address: the device of
+ * the net_device that has it, or for a loopback address the first device
+ * and its default GID (as Linux's cma_bind_loopback()).
+ */
+static int xr_cma_acquire_dev(struct xr_cm_id *id)
+{
+	const struct sockaddr *src = (const struct sockaddr *)&id->src;
+	struct net_device *ndev = NULL;
+	struct xr_device *xdev;
+	u32 port;
+	int idx;
+
+	if (!xr_sa_loopback(src)) {
+		ndev = xr_cma_addr_dev(id->net, src);
+		if (!ndev)
+			return -EADDRNOTAVAIL;
+	}
+	xdev = xr_cma_dev_of_netdev(ndev, &port);
+	dev_put(ndev);
+	if (!xdev)
+		return -ENODEV;
+	if (xr_sa_loopback(src)) {
+		idx = 0;
+		xr_query_gid(xdev, port, 0, id->sgid, NULL);
+	} else {
+		xr_sa_gid(src, id->sgid);
+		idx = xr_find_gid(xdev, port, id->sgid);
+	}
+	if (idx < 0) {
+		xr_device_put(xdev);
+		return -EADDRNOTAVAIL;
+	}
+	id->sgid_index = idx;
+	return xr_cma_attach(id, xdev, port);
+}
+
+/* ------------------------------------------------------------ port spaces */
+
+/* Whether @id may share @b's port with its owners (Linux's cma_check_port()). */
+static int xr_cma_check_port(struct xr_cm_bind *b, struct xr_cm_id *id, bool reuseaddr)
+{
+	const struct sockaddr *addr = (const struct sockaddr *)&id->src;
+	const struct sockaddr *cur_addr;
+	struct xr_cm_id *cur;
+
+	lockdep_assert_held(&xr_cma_lock);
+	hlist_for_each_entry(cur, &b->owners, bind_node) {
+		if (cur == id)
+			continue;
+		if (reuseaddr && cur->reuseaddr)
+			continue;
+		cur_addr = (const struct sockaddr *)&cur->src;
+		if (id->afonly && cur->afonly && addr->sa_family != cur_addr->sa_family)
+			continue;
+		if (xr_sa_any(addr) || xr_sa_any(cur_addr))
+			return -EADDRNOTAVAIL;
+		if (xr_sa_same_addr(addr, cur_addr))
+			return -EADDRINUSE;
+	}
+	return 0;
+}
+
+static int xr_cma_new_bind(struct xarray *ps, struct xr_cm_id *id, u16 port)
+{
+	struct xr_cm_bind *b;
+	int ret;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	b->ps = id->ps;
+	b->port = port;
+	ret = xa_insert(ps, port, b, GFP_KERNEL);
+	if (ret) {
+		kfree(b);
+		return ret == -EBUSY ? -EADDRINUSE : ret;
+	}
+	hlist_add_head(&id->bind_node, &b->owners);
+	id->bind = b;
+	xr_sa_set_port((struct sockaddr *)&id->src, port);
+	return 0;
+}
+
+/* A free port of the local port range, as Linux's cma_alloc_any_port(). */
+static int xr_cma_any_port(struct xarray *ps, struct xr_cm_id *id)
+{
+	int low, high, remaining;
+	u32 rover;
+
+	inet_get_local_port_range(id->net, &low, &high);
+	remaining = high - low + 1;
+	rover = low + get_random_u32() % remaining;
+	for (; remaining > 0; remaining--) {
+		if (!xa_load(ps, rover) && !inet_is_local_reserved_port(id->net, rover))
+			return xr_cma_new_bind(ps, id, rover);
+		rover = rover < high ? rover + 1 : low;
+	}
+	return -EADDRNOTAVAIL;
+}
+
+/* Give @id the port of its address (any free one for 0) in its port space. */
+static int xr_cma_get_port(struct xr_cm_id *id)
+{
+	u16 port = xr_sa_port((const struct sockaddr *)&id->src);
+	struct xarray *ps = xr_cma_ps(id->ps);
+	struct xr_cm_bind *b;
+	int ret;
+
+	if (port && port < PROT_SOCK && !ns_capable(id->net->user_ns, CAP_NET_BIND_SERVICE))
+		return -EACCES;
+	mutex_lock(&xr_cma_lock);
+	if (!port) {
+		ret = xr_cma_any_port(ps, id);
+		goto out;
+	}
+	b = xa_load(ps, port);
+	if (!b) {
+		ret = xr_cma_new_bind(ps, id, port);
+		goto out;
+	}
+	ret = xr_cma_check_port(b, id, id->reuseaddr);
+	if (!ret) {
+		hlist_add_head(&id->bind_node, &b->owners);
+		id->bind = b;
+	}
+out:
+	mutex_unlock(&xr_cma_lock);
+	return ret;
+}
+
+static void xr_cma_put_port(struct xr_cm_id *id)
+{
+	struct xr_cm_bind *b = id->bind;
+
+	if (!b)
+		return;
+	mutex_lock(&xr_cma_lock);
+	hlist_del(&id->bind_node);
+	if (hlist_empty(&b->owners)) {
+		xa_erase(xr_cma_ps(b->ps), b->port);
+		kfree(b);
+	}
+	id->bind = NULL;
+	mutex_unlock(&xr_cma_lock);
+}
+
+/* Change @id's bound address (its port stays): others check against it. */
+static void xr_cma_set_src(struct xr_cm_id *id, const struct sockaddr *src)
+{
+	u16 port = xr_sa_port((const struct sockaddr *)&id->src);
+
+	mutex_lock(&xr_cma_lock);
+	memcpy(&id->src, src, xr_sockaddr_size(src->sa_family));
+	xr_sa_set_port((struct sockaddr *)&id->src, port);
+	mutex_unlock(&xr_cma_lock);
+}
+
+/* ------------------------------------------------------------ the ids */
+
+static void xr_cma_release(struct kref *ref)
+{
+	struct xr_cm_id *id = container_of(ref, struct xr_cm_id, ref);
+
+	put_net(id->net);
+	kfree(id);
+}
+
+static void xr_cma_put(struct xr_cm_id *id)
+{
+	kref_put(&id->ref, xr_cma_release);
+}
+
+static void xr_cma_event(struct xr_cm_id *id, u32 event, int status)
+{
+	lockdep_assert_held(&id->lock);
+	if (id->state != XR_CM_DESTROYING)
+		id->handler(id, event, status);
+}
+
+static void xr_cma_work(struct work_struct *work);
+
+/**
+ * xr_cm_create_id - a new RDMA CM identity
+ * @net: the network namespace its addresses live in
+ * @handler: called with each of its events
+ * @context: the caller's, kept in the id
+ * @ps: its port space (RDMA_PS_TCP, _UDP, _IPOIB or _IB)
+ * @qp_type: IB_QPT_RC or IB_QPT_UD, as the port space allows
+ *
+ * Return: the id in IDLE, or an ERR_PTR: -EINVAL for a port space or QP
+ * type it cannot have, -ENOMEM.
+ */
+struct xr_cm_id *xr_cm_create_id(struct net *net, xr_cm_handler handler, void *context,
+				 u16 ps, u8 qp_type)
+{
+	struct xr_cm_id *id;
+
+	switch (ps) {
+	case RDMA_PS_TCP:
+		if (qp_type != IB_UVERBS_QPT_RC)
+			return ERR_PTR(-EINVAL);
+		break;
+	case RDMA_PS_UDP:
+	case RDMA_PS_IPOIB:
+		if (qp_type != IB_UVERBS_QPT_UD)
+			return ERR_PTR(-EINVAL);
+		break;
+	case RDMA_PS_IB:
+		if (qp_type != IB_UVERBS_QPT_RC && qp_type != IB_UVERBS_QPT_UD)
+			return ERR_PTR(-EINVAL);
+		break;
+	default:
+		return ERR_PTR(-EINVAL);
+	}
+	id = kzalloc(sizeof(*id), GFP_KERNEL_ACCOUNT);
+	if (!id)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&id->ref);
+	mutex_init(&id->lock);
+	INIT_WORK(&id->work, xr_cma_work);
+	id->state = XR_CM_IDLE;
+	id->net = get_net(net);
+	id->ps = ps;
+	id->qp_type = qp_type;
+	id->handler = handler;
+	id->context = context;
+	mutex_lock(&xr_cma_lock);
+	list_add_tail(&id->list, &xr_cma_ids);
+	mutex_unlock(&xr_cma_lock);
+	return id;
+}
+
+/**
+ * xr_cm_destroy_id - destroy an RDMA CM identity
+ * @id: the id, which its creator must not use any more
+ *
+ * Its handler is not called once this began; its port and device are
+ * given back.
+ *
+ * Context: process context; waits for its work to end.
+ */
+void xr_cm_destroy_id(struct xr_cm_id *id)
+{
+	mutex_lock(&id->lock);
+	id->state = XR_CM_DESTROYING;
+	xr_cma_detach(id);
+	mutex_unlock(&id->lock);
+	if (cancel_work_sync(&id->work))
+		xr_cma_put(id);		/* the reference the queued work held */
+	xr_cma_put_port(id);
+	mutex_lock(&xr_cma_lock);
+	list_del(&id->list);
+	mutex_unlock(&xr_cma_lock);
+	xr_cma_put(id);
+}
+
+/* Bind @id in IDLE to @addr (an address of this host, or any). */
+static int xr_cma_bind(struct xr_cm_id *id, const struct sockaddr *addr)
+{
+	size_t len = xr_sockaddr_size(addr->sa_family);
+	int ret;
+
+	lockdep_assert_held(&id->lock);
+	if (!len)
+		return -EAFNOSUPPORT;
+	if (id->state != XR_CM_IDLE)
+		return -EINVAL;
+	memset(&id->src, 0, sizeof(id->src));
+	memcpy(&id->src, addr, len);
+	/* AFONLY: IPv4 ids always, IPv6 as the namespace's bindv6only says. */
+	if (!id->afonly_set)
+		id->afonly = addr->sa_family == AF_INET || id->net->ipv6.sysctl.bindv6only;
+	if (!xr_sa_any(addr)) {
+		ret = xr_cma_acquire_dev(id);
+		if (ret)
+			return ret;
+	}
+	ret = xr_cma_get_port(id);
+	if (ret) {
+		xr_cma_detach(id);
+		return ret;
+	}
+	id->state = XR_CM_ADDR_BOUND;
+	return 0;
+}
+
+/**
+ * xr_cm_bind_addr - bind an id to a local address and port
+ * @id: an id in IDLE
+ * @addr: AF_INET or AF_INET6; a wildcard address binds to no device, a
+ *	port 0 to a free port of the local port range
+ *
+ * Return: 0, -EAFNOSUPPORT, -EINVAL (not IDLE), -EADDRNOTAVAIL (not an
+ * address of this host, or a wildcard where the port is taken), -ENODEV
+ * (no RDMA device on its interface), -EADDRINUSE, -EACCES (a port below
+ * 1024 without CAP_NET_BIND_SERVICE).
+ */
+int xr_cm_bind_addr(struct xr_cm_id *id, const struct sockaddr *addr)
+{
+	int ret;
+
+	mutex_lock(&id->lock);
+	ret = xr_cma_bind(id, addr);
+	mutex_unlock(&id->lock);
+	return ret;
+}
+
+/**
+ * struct xr_cma_path - what address resolution finds
+ * @xdev: the RDMA device (a reference)
+ * @port: its port
+ * @src: the source address the IP route takes
+ * @sgid: its GID
+ * @sgid_index: its entry in the port's GID table
+ * @dgid: the destination's GID
+ * @dmac: the next hop's Ethernet address
+ * @hop_limit: of the IP route
+ */
+struct xr_cma_path {
+	struct xr_device *xdev;
+	u32 port;
+	struct sockaddr_storage src;
+	u8 sgid[16];
+	u8 sgid_index;
+	u8 dgid[16];
+	u8 dmac[ETH_ALEN];
+	u8 hop_limit;
+};
+
+/*
+ * The IP route from @src (any: the route's choice) to @dst: the interface
+ * it leaves by, or for a local destination the one that has it (held),
+ * the source address and the hop limit.
+ */
+static int xr_cma_route(struct net *net, const struct sockaddr *src, const struct sockaddr *dst,
+			struct net_device **ndev, struct xr_cma_path *p)
+{
+	const struct sockaddr_in6 *d6 = (const struct sockaddr_in6 *)dst;
+	const struct sockaddr_in *d4 = (const struct sockaddr_in *)dst;
+	struct dst_entry *de;
+	struct rtable *rt;
+	bool local;
+
+	memset(&p->src, 0, sizeof(p->src));
+	if (dst->sa_family == AF_INET) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&p->src;
+		struct flowi4 fl4 = {
+			.daddr = d4->sin_addr.s_addr,
+			.saddr = ((const struct sockaddr_in *)src)->sin_addr.s_addr,
+		};
+
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt))
+			return -ENETUNREACH;
+		local = rt->rt_type == RTN_LOCAL;
+		*ndev = local ? ip_dev_find(net, fl4.daddr) : rt->dst.dev;
+		if (!local)
+			dev_hold(*ndev);
+		p->hop_limit = ip4_dst_hoplimit(&rt->dst);
+		ip_rt_put(rt);
+		s4->sin_family = AF_INET;
+		s4->sin_addr.s_addr = fl4.saddr;
+	} else {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&p->src;
+		struct flowi6 fl6 = {
+			.daddr = d6->sin6_addr,
+			.saddr = ((const struct sockaddr_in6 *)src)->sin6_addr,
+			.flowi6_oif = d6->sin6_scope_id,
+		};
+		int err;
+
+		de = ip6_route_output(net, NULL, &fl6);
+		err = de->error;
+		if (!err && ipv6_addr_any(&fl6.saddr))
+			err = ipv6_dev_get_saddr(net, ip6_dst_idev(de)->dev, &fl6.daddr, 0,
+						 &fl6.saddr);
+		if (err) {
+			dst_release(de);
+			return -ENETUNREACH;
+		}
+		local = de->dev->flags & IFF_LOOPBACK;
+		*ndev = local ? xr_cma_addr_dev(net, dst) : de->dev;
+		if (!local)
+			dev_hold(*ndev);
+		p->hop_limit = ip6_dst_hoplimit(de);
+		dst_release(de);
+		s6->sin6_family = AF_INET6;
+		s6->sin6_addr = fl6.saddr;
+		s6->sin6_scope_id = d6->sin6_scope_id;
+	}
+	return *ndev ? 0 : -ENETUNREACH;
+}
+
+/*
+ * Resolve @dst as seen from @src: the route, the device of its interface,
+ * the GIDs and the next hop (which may take up to 3 s).  A loopback
+ * destination is the device's own default GID, as Linux makes it.
+ */
+static int xr_cma_resolve(struct net *net, const struct sockaddr *src,
+			  const struct sockaddr *dst, struct xr_cma_path *p)
+{
+	struct net_device *ndev = NULL;
+	int idx, ret;
+
+	if (xr_sa_loopback(dst)) {
+		memcpy(&p->src, dst, xr_sockaddr_size(dst->sa_family));
+		p->xdev = xr_cma_dev_of_netdev(NULL, &p->port);
+		if (!p->xdev)
+			return -ENODEV;
+		p->hop_limit = 64;
+		p->sgid_index = 0;
+		ret = xr_query_gid(p->xdev, p->port, 0, p->sgid, NULL);
+		memcpy(p->dgid, p->sgid, 16);
+	} else {
+		ret = xr_cma_route(net, src, dst, &ndev, p);
+		if (ret)
+			return ret;
+		p->xdev = xr_cma_dev_of_netdev(ndev, &p->port);
+		dev_put(ndev);
+		if (!p->xdev)
+			return -ENODEV;
+		xr_sa_gid((const struct sockaddr *)&p->src, p->sgid);
+		xr_sa_gid(dst, p->dgid);
+		idx = xr_find_gid(p->xdev, p->port, p->sgid);
+		ret = idx < 0 ? -EADDRNOTAVAIL : 0;
+		p->sgid_index = idx;
+	}
+	if (!ret)
+		ret = xr_resolve_dmac(p->xdev, p->port, p->sgid_index, p->dgid, p->dmac);
+	if (ret) {
+		xr_device_put(p->xdev);
+		p->xdev = NULL;
+	}
+	return ret;
+}
+
+/* Take the resolution's result into @id; -ENODEV if it left @id's device. */
+static int xr_cma_addr_resolved(struct xr_cm_id *id, struct xr_cma_path *p)
+{
+	int ret;
+
+	if (id->xdev) {
+		ret = id->xdev == p->xdev && id->port == p->port &&
+		      !memcmp(id->sgid, p->sgid, 16) ? 0 : -ENODEV;
+		xr_device_put(p->xdev);
+		if (ret)
+			return ret;
+	} else {
+		ret = xr_cma_attach(id, p->xdev, p->port);
+		if (ret)
+			return ret;
+		memcpy(id->sgid, p->sgid, 16);
+		id->sgid_index = p->sgid_index;
+		xr_cma_set_src(id, (const struct sockaddr *)&p->src);
+	}
+	memcpy(id->dgid, p->dgid, 16);
+	ether_addr_copy(id->dmac, p->dmac);
+	id->hop_limit = p->hop_limit;
+	return 0;
+}
+
+static void xr_cma_resolve_work(struct xr_cm_id *id)
+{
+	struct sockaddr_storage src, dst;
+	struct xr_cma_path p = {};
+	int ret;
+
+	src = id->src;
+	dst = id->dst;
+	mutex_unlock(&id->lock);
+	ret = xr_cma_resolve(id->net, (struct sockaddr *)&src, (struct sockaddr *)&dst, &p);
+	mutex_lock(&id->lock);
+	if (id->state != XR_CM_ADDR_QUERY) {
+		if (p.xdev)
+			xr_device_put(p.xdev);
+		return;
+	}
+	if (!ret)
+		ret = xr_cma_addr_resolved(id, &p);
+	id->state = ret ? XR_CM_ADDR_BOUND : XR_CM_ADDR_RESOLVED;
+	xr_cma_event(id, ret ? XR_CM_EVENT_ADDR_ERROR : XR_CM_EVENT_ADDR_RESOLVED, ret);
+}
+
+/* The route of RoCE: one path over the port, the MTU of its net_device. */
+static void xr_cma_route_work(struct xr_cm_id *id)
+{
+	struct xr_port_attr attr;
+	int ret = -ENODEV;
+
+	if (id->xdev)
+		ret = xr_query_port(id->xdev, id->port, &attr);
+	if (!ret) {
+		id->mtu = attr.active_mtu;
+		id->route_resolved = true;
+	}
+	id->state = ret ? XR_CM_ADDR_RESOLVED : XR_CM_ROUTE_RESOLVED;
+	xr_cma_event(id, ret ? XR_CM_EVENT_ROUTE_ERROR : XR_CM_EVENT_ROUTE_RESOLVED, ret);
+}
+
+static void xr_cma_work(struct work_struct *work)
+{
+	struct xr_cm_id *id = container_of(work, struct xr_cm_id, work);
+
+	mutex_lock(&id->lock);
+	if (id->state == XR_CM_ADDR_QUERY)
+		xr_cma_resolve_work(id);
+	else if (id->state == XR_CM_ROUTE_QUERY)
+		xr_cma_route_work(id);
+	mutex_unlock(&id->lock);
+	xr_cma_put(id);
+}
+
+static void xr_cma_queue(struct xr_cm_id *id)
+{
+	kref_get(&id->ref);
+	if (!queue_work(xr_cma_wq, &id->work))
+		xr_cma_put(id);
+}
+
+/**
+ * xr_cm_resolve_addr - find the device, GIDs and next hop of a destination
+ * @id: an id in IDLE (then bound to @src, or to any address of @dst's
+ *	family) or ADDR_BOUND
+ * @src: a source address, or NULL
+ * @dst: the destination, AF_INET or AF_INET6
+ *
+ * ADDR_RESOLVED (or ADDR_ERROR with its errno) follows as an event.
+ *
+ * Return: 0 when resolution started, -EAFNOSUPPORT, -EINVAL (another
+ * state, or @dst of another family than the bound address), or a bind's
+ * errno.
+ */
+int xr_cm_resolve_addr(struct xr_cm_id *id, const struct sockaddr *src,
+		       const struct sockaddr *dst)
+{
+	struct sockaddr_storage any = { .ss_family = dst->sa_family };
+	size_t len = xr_sockaddr_size(dst->sa_family);
+	int ret = 0;
+
+	if (!len || xr_sa_any(dst))
+		return len ? -EINVAL : -EAFNOSUPPORT;
+	mutex_lock(&id->lock);
+	if (id->state == XR_CM_IDLE) {
+		if (src && !xr_sockaddr_size(src->sa_family))
+			src = NULL;
+		ret = xr_cma_bind(id, src ?: (const struct sockaddr *)&any);
+	} else if (id->state != XR_CM_ADDR_BOUND) {
+		ret = -EINVAL;
+	}
+	if (!ret && id->src.ss_family != dst->sa_family)
+		ret = -EINVAL;
+	if (!ret) {
+		memset(&id->dst, 0, sizeof(id->dst));
+		memcpy(&id->dst, dst, len);
+		id->state = XR_CM_ADDR_QUERY;
+		xr_cma_queue(id);
+	}
+	mutex_unlock(&id->lock);
+	return ret;
+}
+
+/**
+ * xr_cm_resolve_route - the route to a resolved destination
+ * @id: an id in ADDR_RESOLVED
+ *
+ * ROUTE_RESOLVED (or ROUTE_ERROR) follows as an event.
+ *
+ * Return: 0 when resolution started, -EINVAL in another state.
+ */
+int xr_cm_resolve_route(struct xr_cm_id *id)
+{
+	int ret = 0;
+
+	mutex_lock(&id->lock);
+	if (id->state == XR_CM_ADDR_RESOLVED) {
+		id->state = XR_CM_ROUTE_QUERY;
+		xr_cma_queue(id);
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&id->lock);
+	return ret;
+}
+
+/**
+ * xr_cm_listen - let an id take connection requests
+ * @id: an id in ADDR_BOUND, or IDLE (then bound to any IPv4 address and a
+ *	free port), or LISTEN (a new backlog)
+ * @backlog: requests waiting for an answer at most
+ *
+ * A port shared with REUSEADDR may have one listener only.
+ *
+ * Return: 0, -EINVAL (another state), -EADDRINUSE, or a bind's errno.
+ */
+int xr_cm_listen(struct xr_cm_id *id, int backlog)
+{
+	struct sockaddr_in any = { .sin_family = AF_INET };
+	int ret = 0;
+
+	mutex_lock(&id->lock);
+	if (id->state == XR_CM_LISTEN) {
+		id->backlog = backlog;
+		goto out;
+	}
+	if (id->state == XR_CM_IDLE)
+		ret = xr_cma_bind(id, (const struct sockaddr *)&any);
+	else if (id->state != XR_CM_ADDR_BOUND)
+		ret = -EINVAL;
+	if (ret)
+		goto out;
+	if (id->reuseaddr) {
+		mutex_lock(&xr_cma_lock);
+		ret = xr_cma_check_port(id->bind, id, false);
+		if (!ret)
+			id->reuseaddr = false;
+		mutex_unlock(&xr_cma_lock);
+		if (ret)
+			goto out;
+	}
+	id->backlog = backlog;
+	id->state = XR_CM_LISTEN;
+out:
+	mutex_unlock(&id->lock);
+	return ret;
+}
+
+/**
+ * xr_cm_set_tos - the IP type of service of an id's connections
+ * @id: the id
+ * @tos: the TOS byte
+ *
+ * Return: 0.
+ */
+int xr_cm_set_tos(struct xr_cm_id *id, u8 tos)
+{
+	mutex_lock(&id->lock);
+	id->tos = tos;
+	id->tos_set = true;
+	mutex_unlock(&id->lock);
+	return 0;
+}
+
+/**
+ * xr_cm_set_reuseaddr - let an id share its port (RDMA_OPTION_ID_REUSEADDR)
+ * @id: the id: IDLE, or turning it on in any state but LISTEN
+ * @on: share or not
+ *
+ * Return: 0 or -EINVAL.
+ */
+int xr_cm_set_reuseaddr(struct xr_cm_id *id, bool on)
+{
+	int ret = -EINVAL;
+
+	mutex_lock(&id->lock);
+	if ((on && id->state != XR_CM_LISTEN) || id->state == XR_CM_IDLE) {
+		mutex_lock(&xr_cma_lock);
+		id->reuseaddr = on;
+		mutex_unlock(&xr_cma_lock);
+		ret = 0;
+	}
+	mutex_unlock(&id->lock);
+	return ret;
+}
+
+/**
+ * xr_cm_set_afonly - whether an IPv6 id takes IPv4 too (RDMA_OPTION_ID_AFONLY)
+ * @id: the id, IDLE or ADDR_BOUND
+ * @on: its own family only
+ *
+ * Return: 0 or -EINVAL.
+ */
+int xr_cm_set_afonly(struct xr_cm_id *id, bool on)
+{
+	int ret = -EINVAL;
+
+	mutex_lock(&id->lock);
+	if (id->state == XR_CM_IDLE || id->state == XR_CM_ADDR_BOUND) {
+		mutex_lock(&xr_cma_lock);
+		id->afonly = on;
+		id->afonly_set = true;
+		mutex_unlock(&xr_cma_lock);
+		ret = 0;
+	}
+	mutex_unlock(&id->lock);
+	return ret;
+}
+
+/**
+ * xr_cm_init_qp_attr - the attributes that move an id's QP to a state
+ * @id: an id bound to a device
+ * @attr: in: @attr->qp_state; out: the rest
+ *
+ * What INIT takes: the port, its P_Key, and an RC QP's access flags (none:
+ * the peer's responder resources come with the connection) or a UD QP's
+ * Q_Key (RDMA_UDP_QKEY, as Linux gives the UDP and IB port spaces).  RC's
+ * RTR and RTS come from the connection, which this core cannot make yet.
+ *
+ * Return: 0, or -EINVAL (no device, another state, an IPoIB Q_Key).
+ */
+int xr_cm_init_qp_attr(struct xr_cm_id *id, struct xr_cm_qp_attr *attr)
+{
+	int ret = 0;
+
+	mutex_lock(&id->lock);
+	if (!id->xdev || (id->qp_type == IB_UVERBS_QPT_RC && attr->qp_state != XR_QPS_INIT) ||
+	    (id->qp_type == IB_UVERBS_QPT_UD && id->ps == RDMA_PS_IPOIB)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	attr->pkey_index = 0;
+	attr->port_num = id->port;
+	attr->mask = XR_QP_STATE | XR_QP_PKEY_INDEX | XR_QP_PORT;
+	if (id->qp_type == IB_UVERBS_QPT_UD) {
+		attr->qkey = XR_CMA_UDP_QKEY;
+		attr->mask |= XR_QP_QKEY;
+	} else {
+		attr->qp_access_flags = 0;
+		attr->mask |= XR_QP_ACCESS_FLAGS;
+	}
+out:
+	mutex_unlock(&id->lock);
+	return ret;
+}
+
+/**
+ * xr_cma_remove_device - a device is going: its ids let go of it
+ * @xdev: the device, whose unregistration began (no id binds to it any more)
+ *
+ * Each id bound to it gets DEVICE_REMOVAL and is left with no device, in
+ * DEVICE_REMOVAL; its owner destroys it.
+ *
+ * Context: process context; takes every such id's lock.
+ */
+void xr_cma_remove_device(struct xr_device *xdev)
+{
+	struct xr_cm_id *id, *next;
+	LIST_HEAD(gone);
+
+	mutex_lock(&xr_cma_lock);
+	list_for_each_entry(id, &xr_cma_ids, list) {
+		if (id->xdev == xdev) {
+			kref_get(&id->ref);
+			list_add_tail(&id->removal, &gone);
+		}
+	}
+	mutex_unlock(&xr_cma_lock);
+	list_for_each_entry_safe(id, next, &gone, removal) {
+		mutex_lock(&id->lock);
+		if (id->xdev == xdev && id->state != XR_CM_DESTROYING) {
+			xr_cma_detach(id);
+			id->state = XR_CM_DEVICE_REMOVAL;
+			xr_cma_event(id, XR_CM_EVENT_DEVICE_REMOVAL, 0);
+		}
+		mutex_unlock(&id->lock);
+		list_del(&id->removal);
+		xr_cma_put(id);
+	}
+}
+
+/**
+ * xr_cma_init - start the RDMA CM
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xr_cma_init(void)
+{
+	/* Unbound: one id waiting for a neighbour holds up no other. */
+	xr_cma_wq = alloc_workqueue("xrdma_cm", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	return xr_cma_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * xr_cma_exit - stop the RDMA CM, with no id left
+ */
+void xr_cma_exit(void)
+{
+	destroy_workqueue(xr_cma_wq);
+}

@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/infiniband/rdma_cm: the RDMA CM's user ABI (Linux's rdma_ucm, ABI
+ * version 4, <rdma/rdma_user_cm.h>), which Debian's librdmacm speaks.  A
+ * file holds contexts, each an RDMA CM id (cma.c) known to user space by a
+ * number, and the events of its ids, which GET_EVENT hands out in order.
+ * The commands check their arguments as Linux's do; a command Linux has
+ * that this core cannot do yet (connecting, multicast) answers EOPNOTSUPP
+ * (Linux answers ENOSYS to a command it has no handler for).
+ *
+ * Locking: xr_ucma_file.lock serialises the commands of a file and
+ * protects its contexts; MIGRATE_ID takes the two files' in address order.
+ * An id's lock (cma.c) is taken under it; xr_ucma_file.event_lock, which
+ * protects the file's events and its contexts' @events_reported and @file,
+ * is taken under an id's lock (the event handler) and alone (GET_EVENT).
+ * xr_ucma_ctxs' own lock protects the numbers.
+ */
+#include <linux/file.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/nospec.h>
+#include <linux/nsproxy.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_user_cm.h>
+
+#include "core_priv.h"
+
+#define XR_UCMA_MAX_BACKLOG	1024	/* Linux's net.rdma_ucm.max_backlog */
+#define XR_UCMA_PACKET_LIFE	16	/* a RoCE path's, as Linux gives it */
+#define XR_IB_SA_EQ		2	/* path record selector: exactly */
+
+/**
+ * struct xr_ucma_file - one open /dev/infiniband/rdma_cm
+ * @lock: serialises its commands; protects @ctxs
+ * @ctxs: its contexts (struct xr_ucma_ctx.list)
+ * @event_lock: protects @events and its contexts' @file and @events_reported
+ * @events: struct xr_ucma_event, oldest first
+ * @wait: GET_EVENT and poll() wait here
+ * @filp: the file
+ */
+struct xr_ucma_file {
+	struct mutex lock;	/* see above */
+	struct list_head ctxs;
+	struct mutex event_lock;	/* see above */
+	struct list_head events;
+	wait_queue_head_t wait;
+	struct file *filp;
+};
+
+/**
+ * struct xr_ucma_ctx - an RDMA CM id of a file
+ * @id: the number user space knows it by (in xr_ucma_ctxs)
+ * @uid: user space's cookie, echoed in its events
+ * @file: the file it belongs to (changed by MIGRATE_ID)
+ * @cm_id: the RDMA CM id
+ * @events_reported: events GET_EVENT handed out
+ * @list: in @file->ctxs
+ */
+struct xr_ucma_ctx {
+	u32 id;
+	u64 uid;
+	struct xr_ucma_file *file;
+	struct xr_cm_id *cm_id;
+	u32 events_reported;
+	struct list_head list;
+};
+
+/**
+ * struct xr_ucma_event - an event waiting for GET_EVENT
+ * @list: in the file's @events
+ * @ctx: whose
+ * @resp: what GET_EVENT answers
+ */
+struct xr_ucma_event {
+	struct list_head list;
+	struct xr_ucma_ctx *ctx;
+	struct rdma_ucm_event_resp resp;
+};
+
+static DEFINE_XARRAY_ALLOC(xr_ucma_ctxs);
+static struct miscdevice xr_ucma_misc;
+
+/* The context @id of @file, whose lock the caller holds. */
+static struct xr_ucma_ctx *xr_ucma_get(struct xr_ucma_file *file, u32 id)
+{
+	struct xr_ucma_ctx *ctx = xa_load(&xr_ucma_ctxs, id);
+
+	if (!ctx)
+		return ERR_PTR(-ENOENT);
+	return ctx->file == file ? ctx : ERR_PTR(-EINVAL);
+}
+
+/* cma.c's handler: queue the event for GET_EVENT (under the id's lock). */
+static void xr_ucma_handler(struct xr_cm_id *cm_id, u32 event, int status)
+{
+	struct xr_ucma_ctx *ctx = cm_id->context;
+	struct xr_ucma_file *file = ctx->file;
+	struct xr_ucma_event *ev;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return;		/* lost, as Linux's ucma loses it */
+	ev->ctx = ctx;
+	ev->resp.uid = ctx->uid;
+	ev->resp.id = ctx->id;
+	ev->resp.event = event;
+	ev->resp.status = status;
+	mutex_lock(&file->event_lock);
+	list_add_tail(&ev->list, &file->events);
+	mutex_unlock(&file->event_lock);
+	wake_up_interruptible(&file->wait);
+}
+
+/* Drop @ctx's events that GET_EVENT did not hand out; its reported count. */
+static u32 xr_ucma_flush_events(struct xr_ucma_file *file, struct xr_ucma_ctx *ctx)
+{
+	struct xr_ucma_event *ev, *next;
+	u32 reported;
+
+	mutex_lock(&file->event_lock);
+	list_for_each_entry_safe(ev, next, &file->events, list) {
+		if (ev->ctx == ctx) {
+			list_del(&ev->list);
+			kfree(ev);
+		}
+	}
+	reported = ctx->events_reported;
+	mutex_unlock(&file->event_lock);
+	return reported;
+}
+
+/* Destroy @ctx of @file (whose lock is held); its events reported. */
+static u32 xr_ucma_destroy(struct xr_ucma_file *file, struct xr_ucma_ctx *ctx)
+{
+	u32 reported;
+
+	xa_erase(&xr_ucma_ctxs, ctx->id);
+	list_del(&ctx->list);
+	xr_cm_destroy_id(ctx->cm_id);	/* no event comes after this */
+	reported = xr_ucma_flush_events(file, ctx);
+	kfree(ctx);
+	return reported;
+}
+
+static int xr_ucma_in(void *cmd, size_t size, const char __user *in, int in_len)
+{
+	if (in_len < size)
+		return -EINVAL;
+	return copy_from_user(cmd, in, size) ? -EFAULT : 0;
+}
+
+static int xr_ucma_out(u64 response, const void *resp, size_t size)
+{
+	return copy_to_user(u64_to_user_ptr(response), resp, size) ? -EFAULT : 0;
+}
+
+/* ------------------------------------------------------------ commands */
+
+static int xr_ucma_create_id(struct xr_ucma_file *file, const char __user *in, int in_len,
+			     int out_len)
+{
+	struct rdma_ucm_create_id_resp resp = {};
+	struct rdma_ucm_create_id cmd;
+	struct xr_ucma_ctx *ctx;
+	struct xr_cm_id *cm_id;
+	u8 qp_type;
+	int ret;
+
+	if (out_len < sizeof(resp))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	/* As Linux's ucma_get_qp_type(): the port space decides but for IB. */
+	switch (cmd.ps) {
+	case RDMA_PS_TCP:
+		qp_type = IB_UVERBS_QPT_RC;
+		break;
+	case RDMA_PS_UDP:
+	case RDMA_PS_IPOIB:
+		qp_type = IB_UVERBS_QPT_UD;
+		break;
+	case RDMA_PS_IB:
+		qp_type = cmd.qp_type;
+		break;
+	default:
+		return -EINVAL;
+	}
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->uid = cmd.uid;
+	ctx->file = file;
+	cm_id = xr_cm_create_id(current->nsproxy->net_ns, xr_ucma_handler, ctx, cmd.ps, qp_type);
+	if (IS_ERR(cm_id)) {
+		ret = PTR_ERR(cm_id);
+		goto err_free;
+	}
+	ctx->cm_id = cm_id;
+	ret = xa_alloc(&xr_ucma_ctxs, &ctx->id, ctx, xa_limit_31b, GFP_KERNEL);
+	if (ret)
+		goto err_destroy;
+	list_add_tail(&ctx->list, &file->ctxs);
+	resp.id = ctx->id;
+	ret = xr_ucma_out(cmd.response, &resp, sizeof(resp));
+	if (ret)
+		xr_ucma_destroy(file, ctx);
+	return ret;
+
+err_destroy:
+	xr_cm_destroy_id(cm_id);
+err_free:
+	kfree(ctx);
+	return ret;
+}
+
+static int xr_ucma_destroy_id(struct xr_ucma_file *file, const char __user *in, int in_len,
+			      int out_len)
+{
+	struct rdma_ucm_destroy_id_resp resp = {};
+	struct rdma_ucm_destroy_id cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	if (out_len < sizeof(resp))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	resp.events_reported = xr_ucma_destroy(file, ctx);
+	return xr_ucma_out(cmd.response, &resp, sizeof(resp));
+}
+
+/* The size of an address in a sockaddr_in6 or _storage: 0 for another family. */
+static size_t xr_ucma_addr_size(const void *addr)
+{
+	return xr_sockaddr_size(((const struct sockaddr *)addr)->sa_family);
+}
+
+static int xr_ucma_bind_ip(struct xr_ucma_file *file, const char __user *in, int in_len,
+			   int out_len)
+{
+	struct rdma_ucm_bind_ip cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	if (!xr_ucma_addr_size(&cmd.addr))
+		return -EINVAL;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return xr_cm_bind_addr(ctx->cm_id, (struct sockaddr *)&cmd.addr);
+}
+
+static int xr_ucma_bind(struct xr_ucma_file *file, const char __user *in, int in_len,
+			int out_len)
+{
+	struct rdma_ucm_bind cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	if (cmd.reserved || !cmd.addr_size || cmd.addr_size != xr_ucma_addr_size(&cmd.addr))
+		return -EINVAL;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return xr_cm_bind_addr(ctx->cm_id, (struct sockaddr *)&cmd.addr);
+}
+
+static int xr_ucma_resolve_ip(struct xr_ucma_file *file, const char __user *in, int in_len,
+			      int out_len)
+{
+	struct rdma_ucm_resolve_ip cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	if ((cmd.src_addr.sin6_family && !xr_ucma_addr_size(&cmd.src_addr)) ||
+	    !xr_ucma_addr_size(&cmd.dst_addr))
+		return -EINVAL;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return xr_cm_resolve_addr(ctx->cm_id, cmd.src_addr.sin6_family ?
+				  (struct sockaddr *)&cmd.src_addr : NULL,
+				  (struct sockaddr *)&cmd.dst_addr);
+}
+
+static int xr_ucma_resolve_addr(struct xr_ucma_file *file, const char __user *in, int in_len,
+				int out_len)
+{
+	struct rdma_ucm_resolve_addr cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	if (cmd.reserved || (cmd.src_size && cmd.src_size != xr_ucma_addr_size(&cmd.src_addr)) ||
+	    !cmd.dst_size || cmd.dst_size != xr_ucma_addr_size(&cmd.dst_addr))
+		return -EINVAL;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return xr_cm_resolve_addr(ctx->cm_id, cmd.src_size ? (struct sockaddr *)&cmd.src_addr :
+				  NULL, (struct sockaddr *)&cmd.dst_addr);
+}
+
+static int xr_ucma_resolve_route(struct xr_ucma_file *file, const char __user *in, int in_len,
+				 int out_len)
+{
+	struct rdma_ucm_resolve_route cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return xr_cm_resolve_route(ctx->cm_id);
+}
+
+/* A RoCE path as struct ib_user_path_rec (Linux's ib_copy_path_rec_to_user()). */
+static void xr_ucma_path(const struct xr_cm_id *id, struct ib_user_path_rec *p)
+{
+	memcpy(p->dgid, id->dgid, 16);
+	memcpy(p->sgid, id->sgid, 16);
+	p->reversible = 1;
+	p->mtu = id->mtu;
+	p->mtu_selector = XR_IB_SA_EQ;
+	p->pkey = cpu_to_be16(0xffff);
+	p->hop_limit = id->hop_limit;
+	p->traffic_class = id->tos;
+	p->numb_path = 1;
+	p->rate_selector = XR_IB_SA_EQ;
+	p->packet_life_time = XR_UCMA_PACKET_LIFE;
+	p->packet_life_time_selector = XR_IB_SA_EQ;
+}
+
+static int xr_ucma_query_route(struct xr_ucma_file *file, const char __user *in, int in_len,
+			       int out_len)
+{
+	struct rdma_ucm_query_route_resp resp = {};
+	struct rdma_ucm_query cmd;
+	struct xr_ucma_ctx *ctx;
+	struct xr_cm_id *id;
+	int ret;
+
+	if (out_len < offsetof(struct rdma_ucm_query_route_resp, ibdev_index))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	id = ctx->cm_id;
+	mutex_lock(&id->lock);
+	memcpy(&resp.src_addr, &id->src, xr_ucma_addr_size(&id->src));
+	memcpy(&resp.dst_addr, &id->dst, xr_ucma_addr_size(&id->dst));
+	if (id->xdev) {
+		resp.node_guid = (__force u64)cpu_to_be64(id->xdev->node_guid);
+		resp.ibdev_index = id->xdev->index;
+		resp.port_num = id->port;
+		/* Before the route: the GIDs of the addresses, as Linux. */
+		if (id->route_resolved) {
+			resp.num_paths = 1;
+			xr_ucma_path(id, &resp.ib_route[0]);
+		} else {
+			memcpy(resp.ib_route[0].sgid, id->sgid, 16);
+			memcpy(resp.ib_route[0].dgid, id->dgid, 16);
+			resp.ib_route[0].pkey = cpu_to_be16(0xffff);
+		}
+	}
+	mutex_unlock(&id->lock);
+	return xr_ucma_out(cmd.response, &resp, min_t(size_t, out_len, sizeof(resp)));
+}
+
+static int xr_ucma_query_addr(struct xr_cm_id *id, u64 response, int out_len)
+{
+	struct rdma_ucm_query_addr_resp resp = {};
+
+	if (out_len < offsetof(struct rdma_ucm_query_addr_resp, ibdev_index))
+		return -ENOSPC;
+	mutex_lock(&id->lock);
+	resp.src_size = xr_ucma_addr_size(&id->src);
+	memcpy(&resp.src_addr, &id->src, resp.src_size);
+	resp.dst_size = xr_ucma_addr_size(&id->dst);
+	memcpy(&resp.dst_addr, &id->dst, resp.dst_size);
+	if (id->xdev) {
+		resp.node_guid = (__force u64)cpu_to_be64(id->xdev->node_guid);
+		resp.ibdev_index = id->xdev->index;
+		resp.port_num = id->port;
+		resp.pkey = 0xffff;
+	}
+	mutex_unlock(&id->lock);
+	return xr_ucma_out(response, &resp, min_t(size_t, out_len, sizeof(resp)));
+}
+
+static int xr_ucma_query(struct xr_ucma_file *file, const char __user *in, int in_len,
+			 int out_len)
+{
+	struct rdma_ucm_query cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	switch (cmd.option) {
+	case RDMA_USER_CM_QUERY_ADDR:
+		return xr_ucma_query_addr(ctx->cm_id, cmd.response, out_len);
+	default:
+		/*
+		 * QUERY_PATH and QUERY_GID serve AF_IB, which this core does
+		 * not take, so librdmacm uses QUERY_ROUTE instead.
+		 */
+		return -EOPNOTSUPP;
+	}
+}
+
+static int xr_ucma_listen(struct xr_ucma_file *file, const char __user *in, int in_len,
+			  int out_len)
+{
+	struct rdma_ucm_listen cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	if (cmd.backlog <= 0 || cmd.backlog > XR_UCMA_MAX_BACKLOG)
+		cmd.backlog = XR_UCMA_MAX_BACKLOG;
+	return xr_cm_listen(ctx->cm_id, cmd.backlog);
+}
+
+static int xr_ucma_init_qp_attr(struct xr_ucma_file *file, const char __user *in, int in_len,
+				int out_len)
+{
+	struct ib_uverbs_qp_attr resp = {};
+	struct rdma_ucm_init_qp_attr cmd;
+	struct xr_cm_qp_attr attr = {};
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	if (out_len < sizeof(resp))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	if (cmd.qp_state > XR_QPS_ERR)
+		return -EINVAL;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	attr.qp_state = cmd.qp_state;
+	ret = xr_cm_init_qp_attr(ctx->cm_id, &attr);
+	if (ret)
+		return ret;
+	resp.qp_attr_mask = attr.mask;
+	resp.qp_state = attr.qp_state;
+	resp.pkey_index = attr.pkey_index;
+	resp.port_num = attr.port_num;
+	resp.qkey = attr.qkey;
+	resp.qp_access_flags = attr.qp_access_flags;
+	return xr_ucma_out(cmd.response, &resp, sizeof(resp));
+}
+
+static int xr_ucma_get_event(struct xr_ucma_file *file, const char __user *in, int in_len,
+			     int out_len)
+{
+	struct rdma_ucm_get_event cmd;
+	struct xr_ucma_event *ev;
+	int ret;
+
+	/* Old 32-bit user space leaves out the padding and the ECE, as Linux allows. */
+	if (out_len < sizeof(ev->resp) - sizeof(ev->resp.reserved) - sizeof(ev->resp.ece))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	mutex_lock(&file->event_lock);
+	while (list_empty(&file->events)) {
+		mutex_unlock(&file->event_lock);
+		if (file->filp->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible(file->wait, !list_empty(&file->events)))
+			return -ERESTARTSYS;
+		mutex_lock(&file->event_lock);
+	}
+	ev = list_first_entry(&file->events, struct xr_ucma_event, list);
+	/* An event is handed out once it reached user space, never lost. */
+	ret = xr_ucma_out(cmd.response, &ev->resp, min_t(size_t, out_len, sizeof(ev->resp)));
+	if (!ret) {
+		list_del(&ev->list);
+		ev->ctx->events_reported++;
+		kfree(ev);
+	}
+	mutex_unlock(&file->event_lock);
+	return ret;
+}
+
+static int xr_ucma_option(struct xr_cm_id *id, u32 name, const void __user *val, u32 len)
+{
+	int on;
+	u8 b;
+
+	switch (name) {
+	case RDMA_OPTION_ID_TOS:
+	case RDMA_OPTION_ID_ACK_TIMEOUT:
+		if (len != sizeof(u8))
+			return -EINVAL;
+		if (copy_from_user(&b, val, sizeof(b)))
+			return -EFAULT;
+		/* The ACK timeout is the connection's, which comes with IB CM. */
+		return name == RDMA_OPTION_ID_TOS ? xr_cm_set_tos(id, b) : -EOPNOTSUPP;
+	case RDMA_OPTION_ID_REUSEADDR:
+	case RDMA_OPTION_ID_AFONLY:
+		if (len != sizeof(int))
+			return -EINVAL;
+		if (copy_from_user(&on, val, sizeof(on)))
+			return -EFAULT;
+		return name == RDMA_OPTION_ID_REUSEADDR ? xr_cm_set_reuseaddr(id, on) :
+							  xr_cm_set_afonly(id, on);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int xr_ucma_set_option(struct xr_ucma_file *file, const char __user *in, int in_len,
+			      int out_len)
+{
+	struct rdma_ucm_set_option cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	/* RDMA_OPTION_IB (path records): an InfiniBand subnet's, not RoCE's. */
+	if (cmd.level != RDMA_OPTION_ID)
+		return -EOPNOTSUPP;
+	return xr_ucma_option(ctx->cm_id, cmd.optname, u64_to_user_ptr(cmd.optval), cmd.optlen);
+}
+
+static void xr_ucma_lock_two(struct mutex *a, struct mutex *b)
+{
+	if (a == b) {
+		mutex_lock(a);
+	} else if (a < b) {
+		mutex_lock(a);
+		mutex_lock_nested(b, SINGLE_DEPTH_NESTING);
+	} else {
+		mutex_lock(b);
+		mutex_lock_nested(a, SINGLE_DEPTH_NESTING);
+	}
+}
+
+static void xr_ucma_unlock_two(struct mutex *a, struct mutex *b)
+{
+	mutex_unlock(a);
+	if (a != b)
+		mutex_unlock(b);
+}
+
+/*
+ * MIGRATE_ID: the context @cmd.id of the file open as @cmd.fd moves, with
+ * its waiting events, to the file this command is written to.
+ */
+static int xr_ucma_migrate_id(struct xr_ucma_file *file, const char __user *in, int in_len,
+			      int out_len)
+{
+	struct rdma_ucm_migrate_resp resp = {};
+	struct rdma_ucm_migrate_id cmd;
+	struct xr_ucma_event *ev, *next;
+	struct xr_ucma_file *old;
+	struct xr_ucma_ctx *ctx;
+	struct fd f;
+	int ret;
+
+	if (out_len < sizeof(resp))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	f = fdget(cmd.fd);
+	if (!f.file)
+		return -ENOENT;
+	if (f.file->f_op != xr_ucma_misc.fops) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+	old = f.file->private_data;
+	/* The caller holds its own file's lock: take the other one's too. */
+	if (old != file) {
+		mutex_unlock(&file->lock);
+		xr_ucma_lock_two(&file->lock, &old->lock);
+	}
+	ctx = xr_ucma_get(old, cmd.id);
+	if (IS_ERR(ctx)) {
+		ret = PTR_ERR(ctx);
+		goto out_unlock;
+	}
+	mutex_lock(&ctx->cm_id->lock);
+	xr_ucma_lock_two(&file->event_lock, &old->event_lock);
+	list_for_each_entry_safe(ev, next, &old->events, list)
+		if (ev->ctx == ctx)
+			list_move_tail(&ev->list, &file->events);
+	ctx->file = file;
+	resp.events_reported = ctx->events_reported;
+	xr_ucma_unlock_two(&file->event_lock, &old->event_lock);
+	mutex_unlock(&ctx->cm_id->lock);
+	list_move_tail(&ctx->list, &file->ctxs);
+	wake_up_interruptible(&file->wait);
+	ret = xr_ucma_out(cmd.response, &resp, sizeof(resp));
+out_unlock:
+	if (old != file)
+		mutex_unlock(&old->lock);	/* the caller unlocks its own */
+out_put:
+	fdput(f);
+	return ret;
+}
+
+typedef int (*xr_ucma_cmd)(struct xr_ucma_file *file, const char __user *in, int in_len,
+			   int out_len);
+
+/* Linux's command numbers; NULL: not here yet (connecting, multicast). */
+static const xr_ucma_cmd xr_ucma_cmds[] = {
+	[RDMA_USER_CM_CMD_CREATE_ID]	= xr_ucma_create_id,
+	[RDMA_USER_CM_CMD_DESTROY_ID]	= xr_ucma_destroy_id,
+	[RDMA_USER_CM_CMD_BIND_IP]	= xr_ucma_bind_ip,
+	[RDMA_USER_CM_CMD_RESOLVE_IP]	= xr_ucma_resolve_ip,
+	[RDMA_USER_CM_CMD_RESOLVE_ROUTE] = xr_ucma_resolve_route,
+	[RDMA_USER_CM_CMD_QUERY_ROUTE]	= xr_ucma_query_route,
+	[RDMA_USER_CM_CMD_LISTEN]	= xr_ucma_listen,
+	[RDMA_USER_CM_CMD_INIT_QP_ATTR]	= xr_ucma_init_qp_attr,
+	[RDMA_USER_CM_CMD_GET_EVENT]	= xr_ucma_get_event,
+	[RDMA_USER_CM_CMD_SET_OPTION]	= xr_ucma_set_option,
+	[RDMA_USER_CM_CMD_MIGRATE_ID]	= xr_ucma_migrate_id,
+	[RDMA_USER_CM_CMD_QUERY]	= xr_ucma_query,
+	[RDMA_USER_CM_CMD_BIND]		= xr_ucma_bind,
+	[RDMA_USER_CM_CMD_RESOLVE_ADDR]	= xr_ucma_resolve_addr,
+};
+
+static ssize_t xr_ucma_write(struct file *filp, const char __user *buf, size_t len,
+			     loff_t *pos)
+{
+	struct xr_ucma_file *file = filp->private_data;
+	struct rdma_ucm_cmd_hdr hdr;
+	u32 cmd;
+	int ret;
+
+	/* Commands write answers into the caller's memory: the opener's credentials only. */
+	if (filp->f_cred != current_cred()) {
+		pr_err_once("xrdma_core: process %d (%s) wrote to an rdma_cm file opened with other credentials; refused (EACCES)\n",
+			    task_tgid_vnr(current), current->comm);
+		return -EACCES;
+	}
+	if (len < sizeof(hdr))
+		return -EINVAL;
+	if (copy_from_user(&hdr, buf, sizeof(hdr)))
+		return -EFAULT;
+	if (hdr.cmd >= ARRAY_SIZE(xr_ucma_cmds))
+		return -EINVAL;
+	cmd = array_index_nospec(hdr.cmd, ARRAY_SIZE(xr_ucma_cmds));
+	if (hdr.in + sizeof(hdr) > len)
+		return -EINVAL;
+	if (!xr_ucma_cmds[cmd])
+		return -EOPNOTSUPP;	/* not here yet: connecting, multicast */
+	/* GET_EVENT waits for events, not for the file's other commands. */
+	if (cmd == RDMA_USER_CM_CMD_GET_EVENT)
+		return xr_ucma_get_event(file, buf + sizeof(hdr), hdr.in, hdr.out) ?: len;
+	mutex_lock(&file->lock);
+	ret = xr_ucma_cmds[cmd](file, buf + sizeof(hdr), hdr.in, hdr.out);
+	mutex_unlock(&file->lock);
+	return ret ?: len;
+}
+
+static __poll_t xr_ucma_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	struct xr_ucma_file *file = filp->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(filp, &file->wait, wait);
+	mutex_lock(&file->event_lock);
+	if (!list_empty(&file->events))
+		mask = EPOLLIN | EPOLLRDNORM;
+	mutex_unlock(&file->event_lock);
+	return mask;
+}
+
+static int xr_ucma_open(struct inode *inode, struct file *filp)
+{
+	struct xr_ucma_file *file;
+
+	file = kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
+	if (!file)
+		return -ENOMEM;
+	mutex_init(&file->lock);
+	INIT_LIST_HEAD(&file->ctxs);
+	mutex_init(&file->event_lock);
+	INIT_LIST_HEAD(&file->events);
+	init_waitqueue_head(&file->wait);
+	file->filp = filp;
+	filp->private_data = file;
+	return stream_open(inode, filp);
+}
+
+/* Closing (and so exit or kill -9) destroys the file's ids and events. */
+static int xr_ucma_release(struct inode *inode, struct file *filp)
+{
+	struct xr_ucma_file *file = filp->private_data;
+	struct xr_ucma_ctx *ctx, *next;
+
+	mutex_lock(&file->lock);
+	list_for_each_entry_safe(ctx, next, &file->ctxs, list)
+		xr_ucma_destroy(file, ctx);
+	mutex_unlock(&file->lock);
+	kfree(file);
+	return 0;
+}
+
+static const struct file_operations xr_ucma_fops = {
+	.owner = THIS_MODULE,
+	.open = xr_ucma_open,
+	.release = xr_ucma_release,
+	.write = xr_ucma_write,
+	.poll = xr_ucma_poll,
+	.llseek = no_llseek,
+};
+
+static ssize_t abi_version_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", RDMA_USER_CM_ABI_VERSION);
+}
+static DEVICE_ATTR_RO(abi_version);
+
+static struct attribute *xr_ucma_attrs[] = {
+	&dev_attr_abi_version.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(xr_ucma);
+
+static struct miscdevice xr_ucma_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "rdma_cm",
+	.nodename = "infiniband/rdma_cm",
+	.mode = 0666,
+	.fops = &xr_ucma_fops,
+	.groups = xr_ucma_groups,
+};
+
+/**
+ * xr_ucma_chardev - the device number of /dev/infiniband/rdma_cm
+ *
+ * Return: it.
+ */
+dev_t xr_ucma_chardev(void)
+{
+	return xr_ucma_misc.this_device->devt;
+}
+
+/**
+ * xr_ucma_init - create /dev/infiniband/rdma_cm
+ *
+ * Return: 0, or misc_register()'s errno (-EBUSY: Linux's rdma_ucm has it).
+ */
+int xr_ucma_init(void)
+{
+	return misc_register(&xr_ucma_misc);
+}
+
+/**
+ * xr_ucma_exit - remove /dev/infiniband/rdma_cm, with no file open
+ */
+void xr_ucma_exit(void)
+{
+	misc_deregister(&xr_ucma_misc);
+}

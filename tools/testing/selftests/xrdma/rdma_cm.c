@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RDMA CM through Debian's librdmacm: /dev/infiniband/rdma_cm and its
+ * ABI version, ids bound to the XRNIC's address and port spaces with
+ * Linux's rules, address and route resolution to the device, the GIDs and
+ * the path, the QP attributes librdmacm takes from the kernel, migrating an
+ * id to another event channel, and that closing, kill -9 and unloading the
+ * driver leave nothing behind.  Connecting is not in the core yet.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+
+#include "xrdma_harness.h"
+#include "xrdma_util.h"
+
+#define NDEV_FILE	XRDMA_SYS_DEV "/ports/1/gid_attrs/ndevs/0"
+#define UNREACHABLE	"192.0.2.254"	/* nobody on the runner's segment */
+#define FOREIGN		"192.0.2.250"	/* not an address of this host */
+#define UDP_QKEY	0x01234567	/* the Q_Key Linux gives RDMA_PS_UDP */
+
+/* The next event of @ch within @ms: its type and status, or -1. */
+static int next_event(struct rdma_event_channel *ch, int ms, int *status,
+		      struct rdma_cm_id **id)
+{
+	struct pollfd p = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	int type;
+
+	if (poll(&p, 1, ms) != 1 || rdma_get_cm_event(ch, &ev))
+		return -1;
+	type = ev->event;
+	if (status)
+		*status = ev->status;
+	if (id)
+		*id = ev->id;
+	rdma_ack_cm_event(ev);
+	return type;
+}
+
+static struct sockaddr_in ipv4(const char *ip, uint16_t port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+	inet_pton(AF_INET, ip, &sin.sin_addr);
+	return sin;
+}
+
+FIXTURE(cm) {
+	struct rdma_event_channel *ch;
+	char ip[INET_ADDRSTRLEN];
+	char ndev[32];
+	struct sockaddr_in me;
+};
+
+/* The XRNIC's net_device up with this guest's address, in the GID table. */
+FIXTURE_SETUP(cm)
+{
+	const char *ip = getenv("XRDMA_IP");
+	const uint8_t *a;
+	char cmd[160];
+	int i;
+
+	snprintf(self->ip, sizeof(self->ip), "%s", ip && *ip ? ip : "192.0.2.1");
+	self->me = ipv4(self->ip, 0);
+	a = (const uint8_t *)&self->me.sin_addr;
+	ASSERT_LT(0, xt_read_file(NDEV_FILE, self->ndev, sizeof(self->ndev)));
+	snprintf(cmd, sizeof(cmd), "ip link set %s up && { ip addr add %s/24 dev %s 2>/dev/null; true; }",
+		 self->ndev, self->ip, self->ndev);
+	ASSERT_EQ(0, xt_run(cmd));
+	/* The GID table follows the address within moments. */
+	snprintf(cmd, sizeof(cmd), "grep -qi ':ffff:%02x%02x:%02x%02x$' %s/ports/1/gids/*",
+		 a[0], a[1], a[2], a[3], XRDMA_SYS_DEV);
+	for (i = 0; i < 100 && xt_run(cmd); i++)
+		usleep(100000);
+	ASSERT_GT(100, i) TH_LOG("no GID for %s", self->ip);
+	self->ch = rdma_create_event_channel();
+	ASSERT_NE(NULL, self->ch);
+}
+
+FIXTURE_TEARDOWN(cm)
+{
+	char cmd[128];
+
+	if (self->ch)
+		rdma_destroy_event_channel(self->ch);
+	snprintf(cmd, sizeof(cmd), "ip addr del %s/24 dev %s 2>/dev/null", self->ip, self->ndev);
+	xt_run(cmd);
+}
+
+TEST(the_abi_is_linux_rdma_ucm_version_4)
+{
+	struct stat st;
+	char buf[16];
+
+	ASSERT_LT(0, xt_read_file("/sys/class/misc/rdma_cm/abi_version", buf, sizeof(buf)));
+	EXPECT_STREQ("4", buf);
+	ASSERT_EQ(0, stat("/dev/infiniband/rdma_cm", &st));
+	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	EXPECT_EQ(0666, st.st_mode & 0777);
+}
+
+TEST_F(cm, an_id_bound_to_the_ports_address_reaches_the_device)
+{
+	struct sockaddr_in *local;
+	struct rdma_cm_id *id;
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
+	EXPECT_EQ(NULL, id->verbs);
+	ASSERT_EQ(0, rdma_bind_addr(id, (struct sockaddr *)&self->me)) TH_LOG("%m");
+	ASSERT_NE(NULL, id->verbs);
+	EXPECT_STREQ("xrnic0", ibv_get_device_name(id->verbs->device));
+	EXPECT_EQ(1, id->port_num);
+	EXPECT_NE(0, rdma_get_src_port(id));
+	local = (struct sockaddr_in *)rdma_get_local_addr(id);
+	EXPECT_EQ(AF_INET, local->sin_family);
+	EXPECT_EQ(self->me.sin_addr.s_addr, local->sin_addr.s_addr);
+	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
+TEST_F(cm, binding_follows_linux_port_rules)
+{
+	struct sockaddr_in addr = self->me, foreign = ipv4(FOREIGN, 0);
+	struct rdma_cm_id *a, *b, *c, *u;
+	int on = 1;
+	uint16_t port;
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &a, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &b, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &c, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &u, NULL, RDMA_PS_UDP));
+	EXPECT_EQ(-1, rdma_bind_addr(a, (struct sockaddr *)&foreign));
+	EXPECT_EQ(EADDRNOTAVAIL, errno);
+	ASSERT_EQ(0, rdma_bind_addr(a, (struct sockaddr *)&addr));
+	port = rdma_get_src_port(a);
+	addr.sin_port = port;
+	/* The same address and port: in use; the wildcard on it: not available. */
+	EXPECT_EQ(-1, rdma_bind_addr(b, (struct sockaddr *)&addr));
+	EXPECT_EQ(EADDRINUSE, errno);
+	foreign = ipv4("0.0.0.0", ntohs(port));
+	EXPECT_EQ(-1, rdma_bind_addr(c, (struct sockaddr *)&foreign));
+	EXPECT_EQ(EADDRNOTAVAIL, errno);
+	/* Another port space has its own ports. */
+	EXPECT_EQ(0, rdma_bind_addr(u, (struct sockaddr *)&addr));
+	EXPECT_EQ(0, rdma_destroy_id(a));
+	EXPECT_EQ(0, rdma_destroy_id(b));
+	EXPECT_EQ(0, rdma_destroy_id(c));
+	EXPECT_EQ(0, rdma_destroy_id(u));
+
+	/* REUSEADDR on both shares a port, which then cannot listen. */
+	ASSERT_EQ(0, rdma_create_id(self->ch, &a, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &b, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &c, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_set_option(a, RDMA_OPTION_ID, RDMA_OPTION_ID_REUSEADDR, &on, sizeof(on)));
+	ASSERT_EQ(0, rdma_set_option(b, RDMA_OPTION_ID, RDMA_OPTION_ID_REUSEADDR, &on, sizeof(on)));
+	ASSERT_EQ(0, rdma_set_option(c, RDMA_OPTION_ID, RDMA_OPTION_ID_REUSEADDR, &on, sizeof(on)));
+	EXPECT_EQ(-1, rdma_set_option(c, RDMA_OPTION_ID, RDMA_OPTION_ID_REUSEADDR, &on, 1));
+	EXPECT_EQ(EINVAL, errno);
+	addr.sin_port = 0;
+	ASSERT_EQ(0, rdma_bind_addr(a, (struct sockaddr *)&addr));
+	addr.sin_port = rdma_get_src_port(a);
+	ASSERT_EQ(0, rdma_bind_addr(b, (struct sockaddr *)&addr));
+	EXPECT_EQ(-1, rdma_listen(a, 4));
+	EXPECT_EQ(EADDRINUSE, errno);
+	EXPECT_EQ(0, rdma_destroy_id(b));
+	EXPECT_EQ(0, rdma_listen(a, 4));
+	/* A listener has its port alone. */
+	EXPECT_EQ(-1, rdma_bind_addr(c, (struct sockaddr *)&addr));
+	EXPECT_EQ(EADDRINUSE, errno);
+	/* Once bound, an id binds no more. */
+	EXPECT_EQ(-1, rdma_bind_addr(a, (struct sockaddr *)&addr));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, rdma_destroy_id(a));
+	EXPECT_EQ(0, rdma_destroy_id(c));
+}
+
+/* As user 65534: a port below 1024 is refused; 0 when so. */
+static int privileged_port_refused(const struct sockaddr_in *me)
+{
+	struct sockaddr_in addr = *me;
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+		return 1;
+	ch = rdma_create_event_channel();
+	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
+		return 2;
+	addr.sin_port = htons(1000);
+	if (rdma_bind_addr(id, (struct sockaddr *)&addr) != -1 || errno != EACCES)
+		return 3;
+	addr.sin_port = htons(20000);
+	return rdma_bind_addr(id, (struct sockaddr *)&addr) ? 4 : 0;
+}
+
+TEST_F(cm, a_port_below_1024_needs_cap_net_bind_service)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(privileged_port_refused(&self->me));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* Resolve @dst on @id: ADDR_RESOLVED, then ROUTE_RESOLVED; 0 when so. */
+static int resolve(struct rdma_event_channel *ch, struct rdma_cm_id *id, struct sockaddr_in *dst)
+{
+	int status;
+
+	if (rdma_resolve_addr(id, NULL, (struct sockaddr *)dst, 2000))
+		return -1;
+	if (next_event(ch, 10000, &status, NULL) != RDMA_CM_EVENT_ADDR_RESOLVED || status)
+		return -2;
+	if (rdma_resolve_route(id, 2000))
+		return -3;
+	if (next_event(ch, 10000, &status, NULL) != RDMA_CM_EVENT_ROUTE_RESOLVED || status)
+		return -4;
+	return 0;
+}
+
+TEST_F(cm, address_and_route_resolve_to_the_device_gids_and_path)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_init_attr qinit;
+	struct ibv_port_attr port;
+	struct ibv_qp_attr qattr;
+	struct rdma_cm_id *id;
+	uint8_t gid[16] = { [10] = 0xff, [11] = 0xff };
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, resolve(self->ch, id, &self->me));
+	ASSERT_NE(NULL, id->verbs);
+	EXPECT_STREQ("xrnic0", ibv_get_device_name(id->verbs->device));
+	ASSERT_EQ(1, id->route.num_paths);
+	ASSERT_EQ(0, ibv_query_port(id->verbs, 1, &port));
+	EXPECT_EQ(port.active_mtu, id->route.path_rec->mtu);
+	memcpy(gid + 12, &self->me.sin_addr, 4);
+	EXPECT_EQ(0, memcmp(gid, id->route.path_rec->sgid.raw, 16));
+	EXPECT_EQ(0, memcmp(gid, id->route.path_rec->dgid.raw, 16));
+	EXPECT_EQ(0xffff, ntohs(id->route.path_rec->pkey));
+	/* librdmacm brings an RC QP to INIT with the kernel's attributes. */
+	ASSERT_EQ(0, rdma_create_qp(id, NULL, &init)) TH_LOG("%m");
+	ASSERT_EQ(0, ibv_query_qp(id->qp, &qattr, IBV_QP_STATE | IBV_QP_PORT, &qinit));
+	EXPECT_EQ(IBV_QPS_INIT, qattr.qp_state);
+	EXPECT_EQ(1, qattr.port_num);
+	/* Connecting needs IB CM, which the core has not yet. */
+	EXPECT_EQ(-1, rdma_connect(id, NULL));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	rdma_destroy_qp(id);
+	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
+TEST_F(cm, a_ud_id_gives_its_qp_the_udp_qkey)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_init_attr qinit;
+	struct ibv_qp_attr qattr;
+	struct rdma_cm_id *id;
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_UDP));
+	ASSERT_EQ(0, resolve(self->ch, id, &self->me));
+	ASSERT_EQ(0, rdma_create_qp(id, NULL, &init)) TH_LOG("%m");
+	ASSERT_EQ(0, ibv_query_qp(id->qp, &qattr, IBV_QP_STATE | IBV_QP_QKEY, &qinit));
+	EXPECT_EQ(IBV_QPS_RTS, qattr.qp_state);
+	EXPECT_EQ(UDP_QKEY, qattr.qkey);
+	rdma_destroy_qp(id);
+	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
+TEST_F(cm, an_address_nobody_answers_is_an_addr_error)
+{
+	struct sockaddr_in dst = ipv4(UNREACHABLE, 0);
+	struct rdma_cm_id *id;
+	int status = 0;
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000));
+	EXPECT_EQ(RDMA_CM_EVENT_ADDR_ERROR, next_event(self->ch, 20000, &status, NULL));
+	EXPECT_EQ(-EHOSTUNREACH, status);
+	/* Back to ADDR_BOUND: it may try again. */
+	ASSERT_EQ(0, rdma_resolve_addr(id, NULL, (struct sockaddr *)&self->me, 2000));
+	EXPECT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED, next_event(self->ch, 10000, &status, NULL));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
+TEST_F(cm, a_migrated_id_reports_on_its_new_channel)
+{
+	struct rdma_event_channel *ch2 = rdma_create_event_channel();
+	struct rdma_cm_id *id, *evid = NULL;
+	int status = -1;
+
+	ASSERT_NE(NULL, ch2);
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_resolve_addr(id, NULL, (struct sockaddr *)&self->me, 2000));
+	ASSERT_EQ(0, rdma_migrate_id(id, ch2));
+	EXPECT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED, next_event(ch2, 10000, &status, &evid));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(id, evid);
+	EXPECT_EQ(-1, next_event(self->ch, 0, NULL, NULL));
+	EXPECT_EQ(0, rdma_destroy_id(id));
+	rdma_destroy_event_channel(ch2);
+}
+
+/*
+ * Killed with ids bound and one waiting for a neighbour: the kernel frees
+ * the ids and their ports (the port binds again at once).
+ */
+TEST_F(cm, kill_9_gives_the_ids_ports_back)
+{
+	struct sockaddr_in dst = ipv4(UNREACHABLE, 0), addr = self->me;
+	struct rdma_cm_id *id;
+	int pipefd[2], status;
+	uint16_t port = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rdma_event_channel *ch = rdma_create_event_channel();
+		struct rdma_cm_id *a, *b;
+
+		if (!ch || rdma_create_id(ch, &a, NULL, RDMA_PS_TCP) ||
+		    rdma_create_id(ch, &b, NULL, RDMA_PS_TCP) ||
+		    rdma_bind_addr(a, (struct sockaddr *)&addr) ||
+		    rdma_resolve_addr(b, NULL, (struct sockaddr *)&dst, 2000))
+			_exit(1);
+		port = rdma_get_src_port(a);
+		if (write(pipefd[1], &port, sizeof(port)) != sizeof(port))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(sizeof(port), read(pipefd[0], &port, sizeof(port)));
+	close(pipefd[0]);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
+	addr.sin_port = port;
+	EXPECT_EQ(0, rdma_bind_addr(id, (struct sockaddr *)&addr)) TH_LOG("%m");
+	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
+/* Last: the driver goes (and comes back) while an id is bound to its device. */
+TEST_F(cm, unloading_the_driver_tells_its_ids_and_does_not_wait_for_them)
+{
+	struct rdma_cm_id *id;
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_bind_addr(id, (struct sockaddr *)&self->me));
+	ASSERT_EQ(0, xt_run("modprobe -r xrnic"));
+	EXPECT_EQ(RDMA_CM_EVENT_DEVICE_REMOVAL, next_event(self->ch, 10000, NULL, NULL));
+	EXPECT_EQ(0, rdma_destroy_id(id));
+	ASSERT_EQ(0, xt_run("modprobe xrnic"));
+	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
+}
+
+TEST_HARNESS_MAIN
