@@ -20,6 +20,11 @@
  *              side checks that the peer's adds sum exactly on its counter
  *              and that its own saw every earlier value once; then a
  *              CMP_SWAP that must succeed and one that must fail
+ *   windows    on QP 0 each side binds a type 2 memory window over its
+ *              exposed bytes for remote writes; the peer WRITEs -s bytes
+ *              through the window's rkey (checked), then a SEND with
+ *              Invalidate naming it: the receive reports the key, and the
+ *              window, free again, binds anew and LOCAL_INV frees it
  *
  * Usage: verbs_peer [-d DEV] [-g GID_INDEX] [-q QPS] [-s BYTES] [-n SENDS]
  *        [-a ADDS] [-p PORT] [SERVER]
@@ -68,6 +73,7 @@ struct node {
 	struct ibv_cq *scq, *rcq;
 	struct ibv_qp *qp[MAX_QPS];
 	struct ibv_mr *mr;
+	struct ibv_mw *mw;	/* the windows phase's */
 	uint8_t *buf;		/* see the layout below */
 	size_t len;
 	struct wire_info me, peer;
@@ -210,7 +216,7 @@ static bool open_node(struct node *n, const struct opts *o)
 	memset(n->buf, 0, n->len);
 	n->mr = ibv_reg_mr(n->pd, n->buf, n->len, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-			   IBV_ACCESS_REMOTE_ATOMIC);
+			   IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_MW_BIND);
 	if (!n->mr)
 		FAIL("ibv_reg_mr of %zu bytes: %s", n->len, strerror(errno));
 	init.send_cq = n->scq;
@@ -613,6 +619,112 @@ fail:
 	return false;
 }
 
+/* Post wr on QP 0 and wait for its completion, which must succeed. */
+static bool post_wait(struct node *n, struct ibv_send_wr *wr, const char *what)
+{
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+	int r = ibv_post_send(n->qp[0], wr, &bad);
+
+	if (r)
+		FAIL("%s: ibv_post_send: %s", what, strerror(r));
+	if (!poll_one(n->scq, &wc))
+		FAIL("%s failed", what);
+	return true;
+}
+
+/* Bind our type 2 window over the exposed -s bytes, remote writes only. */
+static bool bind_window(struct node *n, const struct opts *o)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = 3, .opcode = IBV_WR_BIND_MW, .send_flags = IBV_SEND_SIGNALED,
+		.bind_mw = { .mw = n->mw, .rkey = ibv_inc_rkey(n->mw->rkey),
+			     .bind_info = { .mr = n->mr, .addr = (uintptr_t)n->buf,
+					    .length = o->size,
+					    .mw_access_flags = IBV_ACCESS_REMOTE_WRITE } },
+	};
+
+	if (!post_wait(n, &wr, "BIND_MW"))
+		return false;
+	/* A type 2 window's key is the user's to keep (IBTA 10.6.7.2.2). */
+	n->mw->rkey = wr.bind_mw.rkey;
+	return true;
+}
+
+/*
+ * Type 2 memory windows, each way on QP 0: WRITE through the peer's
+ * window, SEND with Invalidate, the window bound again and LOCAL_INV.
+ */
+static bool window_phase(struct node *n, const struct opts *o, int side)
+{
+	uint8_t *src = own_data(n, o->size), *msg = send_slot(n, o->size, 0);
+	struct ibv_sge sge = { .addr = (uintptr_t)src, .length = o->size, .lkey = n->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 4, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED };
+	uint32_t mine, theirs;
+	struct ibv_wc wc;
+	size_t i;
+
+	for (i = 0; i < o->size; i++)
+		src[i] = pattern(i, side) ^ 0x3c;
+	memset(n->buf, 0, o->size);
+	n->mw = ibv_alloc_mw(n->pd, IBV_MW_TYPE_2);
+	if (!n->mw)
+		FAIL("ibv_alloc_mw type 2: %s", strerror(errno));
+	if (!bind_window(n, o))
+		return false;
+	mine = htonl(n->mw->rkey);
+	if (full_io(n->sock, &mine, 4, true) || full_io(n->sock, &theirs, 4, false))
+		FAIL("the peer went away");
+	theirs = ntohl(theirs);
+	if (theirs == ntohl(n->peer.rkey))
+		FAIL("the peer's window has its MR's rkey %#x", theirs);
+	wr.wr.rdma.remote_addr = be64toh(n->peer.addr);
+	wr.wr.rdma.rkey = theirs;
+	if (!post_wait(n, &wr, "RDMA WRITE through the peer's window") || !barrier(n))
+		return false;
+	for (i = 0; i < o->size; i++)
+		if (n->buf[i] != (uint8_t)(pattern(i, !side) ^ 0x3c))
+			FAIL("byte %zu of %zu written through our window is %#x", i, o->size,
+			     n->buf[i]);
+	/* The receives the earlier phases left posted take the SEND. */
+	fill_send(msg, 0, 0x1f000000);
+	sge = (struct ibv_sge){ .addr = (uintptr_t)msg, .length = SEND_BYTES,
+				.lkey = n->mr->lkey };
+	wr = (struct ibv_send_wr){ .wr_id = 5, .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_SEND_WITH_INV,
+				   .send_flags = IBV_SEND_SIGNALED, .invalidate_rkey = theirs };
+	if (!post_wait(n, &wr, "SEND with Invalidate") || !poll_one(n->rcq, &wc))
+		return false;
+	/*
+	 * rxe (Linux 6.1, rdma-core 44) hands user space the kernel's
+	 * IB_WC_WITH_INVALIDATE (1 << 2) where IBV_WC_WITH_INV (1 << 3) is
+	 * meant: its provider copies the kernel's completion as it is.
+	 */
+	if (!strncmp(ibv_get_device_name(n->ctx->device), "rxe", 3) && (wc.wc_flags & 4))
+		wc.wc_flags |= IBV_WC_WITH_INV;
+	if (wc.opcode != IBV_WC_RECV || !(wc.wc_flags & IBV_WC_WITH_INV) ||
+	    wc.invalidated_rkey != n->mw->rkey || wc.byte_len != SEND_BYTES)
+		FAIL("receive: opcode %d, flags %#x, invalidated %#x, %u bytes; not %#x",
+		     wc.opcode, wc.wc_flags, wc.invalidated_rkey, wc.byte_len, n->mw->rkey);
+	if (!post_recv(n, o->size, wc.wr_id >> 32, (uint32_t)wc.wr_id))
+		FAIL("ibv_post_recv failed");
+	/* Only a free type 2 window binds. */
+	if (!bind_window(n, o))
+		FAIL("the window the peer invalidated does not bind again");
+	wr = (struct ibv_send_wr){ .wr_id = 6, .opcode = IBV_WR_LOCAL_INV,
+				   .send_flags = IBV_SEND_SIGNALED,
+				   .invalidate_rkey = n->mw->rkey };
+	if (!post_wait(n, &wr, "LOCAL_INV") || !bind_window(n, o))
+		return false;
+	if (ibv_dealloc_mw(n->mw))
+		FAIL("ibv_dealloc_mw: %s", strerror(errno));
+	n->mw = NULL;
+	printf("# a %zu-byte WRITE through a type 2 window and a SEND with Invalidate each way\n",
+	       o->size);
+	return barrier(n);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: verbs_peer [-d DEV] [-g GID_INDEX] [-q QPS 1..%d] [-s BYTES]\n"
@@ -657,7 +769,7 @@ int main(int argc, char **argv)
 	side = o.server != NULL;
 	srand(getpid() ^ time(NULL));
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n1..6\n");
+	printf("TAP version 13\n1..7\n");
 	n.sock = connect_peer(&o);
 	result(n.sock >= 0 && open_node(&n, &o) && connect_qps(&n, &o), "connect");
 	if (!failed)
@@ -672,9 +784,11 @@ int main(int argc, char **argv)
 		result(imm_phase(&n, &o, side), "immediate");
 	if (!failed)
 		result(atomics(&n, &o), "atomics");
-	for (c = n_test; c < 6; c++)
+	if (!failed)
+		result(window_phase(&n, &o, side), "windows");
+	for (c = n_test; c < 7; c++)
 		printf("not ok %d verbs_peer.%s # not run: an earlier phase failed\n", c + 1,
 		       (const char *[]){ "", "send_recv", "write", "read", "immediate",
-				   "atomics" }[c]);
+				   "atomics", "windows" }[c]);
 	return failed;
 }
