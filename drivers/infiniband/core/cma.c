@@ -50,6 +50,18 @@ static DEFINE_XARRAY(xr_cma_ps_udp);
 static DEFINE_XARRAY(xr_cma_ps_ipoib);
 static DEFINE_XARRAY(xr_cma_ps_ib);
 static struct workqueue_struct *xr_cma_wq;
+/* Ids not yet freed, for the leak checks of debugfs "cm_ids". */
+static atomic64_t xr_cma_ids_alive = ATOMIC64_INIT(0);
+
+/**
+ * xr_cma_ids_live - how many RDMA CM ids exist
+ *
+ * Return: ids created and not yet freed.
+ */
+u64 xr_cma_ids_live(void)
+{
+	return atomic64_read(&xr_cma_ids_alive);
+}
 
 static struct xarray *xr_cma_ps(u16 ps)
 {
@@ -390,6 +402,7 @@ static void xr_cma_release(struct kref *ref)
 
 	put_net(id->net);
 	kfree(id);
+	atomic64_dec(&xr_cma_ids_alive);
 }
 
 static void xr_cma_put(struct xr_cm_id *id)
@@ -442,6 +455,7 @@ struct xr_cm_id *xr_cm_create_id(struct net *net, xr_cm_handler handler, void *c
 	id = kzalloc(sizeof(*id), GFP_KERNEL_ACCOUNT);
 	if (!id)
 		return ERR_PTR(-ENOMEM);
+	atomic64_inc(&xr_cma_ids_alive);
 	kref_init(&id->ref);
 	mutex_init(&id->lock);
 	INIT_WORK(&id->work, xr_cma_work);

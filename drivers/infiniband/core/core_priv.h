@@ -247,6 +247,7 @@ struct xr_cm_qp_attr {
 
 /* cma.c */
 size_t xr_sockaddr_size(sa_family_t family);
+u64 xr_cma_ids_live(void);
 int xr_cma_init(void);
 void xr_cma_exit(void);
 struct xr_cm_id *xr_cm_create_id(struct net *net, xr_cm_handler handler, void *context,

@@ -36,7 +36,8 @@ static int xr_check_linux_rdma_core(void)
 
 /*
  * /sys/kernel/debug/xrdma_core/event_files: the async event files and
- * completion channels that exist, so that tests can check none is leaked.
+ * completion channels that exist, and cm_ids: the RDMA CM ids, so that
+ * tests can check none is leaked.
  */
 static struct dentry *xr_debugfs;
 
@@ -47,6 +48,13 @@ static int xr_event_files_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(xr_event_files_fops, xr_event_files_get, NULL,
 			 "%llu\n");
+
+static int xr_cm_ids_get(void *data, u64 *val)
+{
+	*val = xr_cma_ids_live();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(xr_cm_ids_fops, xr_cm_ids_get, NULL, "%llu\n");
 
 static int __init xr_core_init(void)
 {
@@ -78,6 +86,7 @@ static int __init xr_core_init(void)
 	xr_debugfs = debugfs_create_dir("xrdma_core", NULL);
 	debugfs_create_file_unsafe("event_files", 0400, xr_debugfs, NULL,
 				   &xr_event_files_fops);
+	debugfs_create_file_unsafe("cm_ids", 0400, xr_debugfs, NULL, &xr_cm_ids_fops);
 	return 0;
 
 err_cma_exit:

@@ -22,10 +22,10 @@
 #include "xrdma_harness.h"
 #include "xrdma_util.h"
 
-#define NDEV_FILE	XRDMA_SYS_DEV "/ports/1/gid_attrs/ndevs/0"
 #define UNREACHABLE	"192.0.2.254"	/* nobody on the runner's segment */
 #define FOREIGN		"192.0.2.250"	/* not an address of this host */
 #define UDP_QKEY	0x01234567	/* the Q_Key Linux gives RDMA_PS_UDP */
+
 
 /* The next event of @ch within @ms: its type and status, or -1. */
 static int next_event(struct rdma_event_channel *ch, int ms, int *status,
@@ -56,7 +56,7 @@ static struct sockaddr_in ipv4(const char *ip, uint16_t port)
 
 FIXTURE(cm) {
 	struct rdma_event_channel *ch;
-	char ip[INET_ADDRSTRLEN];
+	char ip[16];
 	char ndev[32];
 	struct sockaddr_in me;
 };
@@ -64,24 +64,8 @@ FIXTURE(cm) {
 /* The XRNIC's net_device up with this guest's address, in the GID table. */
 FIXTURE_SETUP(cm)
 {
-	const char *ip = getenv("XRDMA_IP");
-	const uint8_t *a;
-	char cmd[160];
-	int i;
-
-	snprintf(self->ip, sizeof(self->ip), "%s", ip && *ip ? ip : "192.0.2.1");
+	ASSERT_EQ(0, xt_port_address(self->ip, self->ndev));
 	self->me = ipv4(self->ip, 0);
-	a = (const uint8_t *)&self->me.sin_addr;
-	ASSERT_LT(0, xt_read_file(NDEV_FILE, self->ndev, sizeof(self->ndev)));
-	snprintf(cmd, sizeof(cmd), "ip link set %s up && { ip addr add %s/24 dev %s 2>/dev/null; true; }",
-		 self->ndev, self->ip, self->ndev);
-	ASSERT_EQ(0, xt_run(cmd));
-	/* The GID table follows the address within moments. */
-	snprintf(cmd, sizeof(cmd), "grep -qi ':ffff:%02x%02x:%02x%02x$' %s/ports/1/gids/*",
-		 a[0], a[1], a[2], a[3], XRDMA_SYS_DEV);
-	for (i = 0; i < 100 && xt_run(cmd); i++)
-		usleep(100000);
-	ASSERT_GT(100, i) TH_LOG("no GID for %s", self->ip);
 	self->ch = rdma_create_event_channel();
 	ASSERT_NE(NULL, self->ch);
 }
@@ -358,7 +342,10 @@ TEST_F(cm, kill_9_gives_the_ids_ports_back)
 	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
 	addr.sin_port = port;
 	EXPECT_EQ(0, rdma_bind_addr(id, (struct sockaddr *)&addr)) TH_LOG("%m");
+	/* The child's ids are gone (one waited for its neighbour): ours is left. */
+	EXPECT_EQ(1, xt_core_count("cm_ids", 1));
 	EXPECT_EQ(0, rdma_destroy_id(id));
+	EXPECT_EQ(0, xt_core_count("cm_ids", 0));
 }
 
 /* Last: the driver goes (and comes back) while an id is bound to its device. */

@@ -6,6 +6,7 @@
 #include <glob.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,4 +210,46 @@ int xt_own_gid(unsigned char gid[16])
 		ret = 0;
 	globfree(&g);
 	return ret;
+}
+
+int xt_port_address(char ip[16], char ndev[32])
+{
+	const char *env = getenv("XRDMA_IP");
+	struct in_addr a;
+	const uint8_t *b = (const uint8_t *)&a;
+	char cmd[192];
+	int i;
+
+	snprintf(ip, 16, "%s", env && *env ? env : "192.0.2.1");
+	if (inet_pton(AF_INET, ip, &a) != 1 ||
+	    xt_read_file(XRDMA_SYS_DEV "/ports/1/gid_attrs/ndevs/0", ndev, 32) <= 0)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "ip link set %s up && { ip addr add %s/24 dev %s 2>/dev/null; true; }",
+		 ndev, ip, ndev);
+	if (xt_run(cmd))
+		return -1;
+	/* The GID table follows the address within moments. */
+	snprintf(cmd, sizeof(cmd), "grep -qi ':ffff:%02x%02x:%02x%02x$' %s/ports/1/gids/*",
+		 b[0], b[1], b[2], b[3], XRDMA_SYS_DEV);
+	for (i = 0; i < 100 && xt_run(cmd); i++)
+		usleep(100000);
+	return i < 100 ? 0 : -1;
+}
+
+long xt_core_count(const char *name, long want)
+{
+	char path[128], buf[32];
+	long n = -1;
+	int i;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/xrdma_core/%s", name);
+	for (i = 0; i < 50; i++) {
+		if (xt_read_file(path, buf, sizeof(buf)) < 0)
+			return -1;
+		n = strtol(buf, NULL, 10);
+		if (n == want)
+			break;
+		usleep(100000);
+	}
+	return n;
 }

@@ -54,6 +54,19 @@ long long xt_irq_count(const char *name);
  */
 int xt_own_gid(unsigned char gid[16]);
 
+/*
+ * The XRNIC's net_device up with this guest's address (XRDMA_IP, else
+ * 192.0.2.1) in @ip, its name in @ndev, and the address in the port's GID
+ * table (waited for, 10 s at most).  Returns 0 or -1.
+ */
+int xt_port_address(char ip[16], char ndev[32]);
+
+/*
+ * A count xrdma_core's debugfs keeps (event_files, cm_ids), once it is
+ * @want or 5 s passed (objects still busy go a moment later); -1 if unreadable.
+ */
+long xt_core_count(const char *name, long want);
+
 /* Read one byte at @p; returns the signal that raised (SIGBUS), or 0. */
 int xt_touch(volatile char *p);
 
