@@ -910,7 +910,7 @@ TEST_F(dev, create_qp_rejects_each_bad_field)
 	BAD(XRNIC_STATUS_MALFORMED, srqn, htole32(1));	/* and a receive queue */
 	BAD(XRNIC_STATUS_BAD_PARAM, db_addr, htole64(8));
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 0);
-	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 1);	/* unknown */
+	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 9);	/* XRC: not a type of the device */
 	BAD(XRNIC_STATUS_BAD_PARAM, qp_type, 5);	/* raw */
 	BAD(XRNIC_STATUS_BAD_PARAM, sq_depth, htole32(0));
 	BAD(XRNIC_STATUS_BAD_PARAM, sq_depth, htole32(1));
