@@ -402,6 +402,43 @@ struct xr_udata {
 	size_t outlen;
 };
 
+/* A management datagram (IBTA 13.4): 256 bytes, its 24-byte header first. */
+#define XR_MAD_SIZE		256
+
+/**
+ * struct xr_gsi_ah - where a MAD goes: a RoCE v2 address and QP (GSI QPs: 1)
+ * @dgid: the destination GID
+ * @dmac: the next hop's Ethernet address
+ * @sgid_index: the source GID's entry in the port's table
+ * @hop_limit: IP hop limit (TTL)
+ * @traffic_class: IP traffic class (TOS)
+ * @flow_label: IPv6 flow label (20 bits)
+ * @remote_qpn: the destination QP
+ * @remote_qkey: its Q_Key (GSI: 0x80010000)
+ */
+struct xr_gsi_ah {
+	u8 dgid[16];
+	u8 dmac[6];
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 traffic_class;
+	u32 flow_label;
+	u32 remote_qpn;
+	u32 remote_qkey;
+};
+
+/**
+ * struct xr_gsi_wc - where a MAD a port's GSI QP received came from
+ * @sgid: the sender's GID (the source address of its GRH)
+ * @dgid: the GID it was sent to (ours)
+ * @src_qp: the sending QP
+ */
+struct xr_gsi_wc {
+	u8 sgid[16];
+	u8 dgid[16];
+	u32 src_qp;
+};
+
 /**
  * struct xr_device_ops - what a driver implements for the core
  * @owner: the driver's module
@@ -441,6 +478,10 @@ struct xr_udata {
  *	or empty (@gid NULL); called under the core's GID lock whenever the
  *	table changes, so that the device sends from the GIDs users see
  * @query_stats: read @num_counters hardware counters into @values
+ * @gsi_send: optional: send @len bytes of a MAD from port @port's GSI QP
+ *	to @ah at once (0), or -EAGAIN when its queue is full, -EIO when the
+ *	device is dead; a driver with a GSI QP hands what it receives to
+ *	xr_gsi_recv()
  * @counter_names: names of the hardware counters
  * @num_counters: how many there are
  * @uverbs_abi_ver: version of the driver-specific uverbs data
@@ -484,6 +525,8 @@ struct xr_device_ops {
 	int (*set_gid)(struct xr_device *xdev, u32 port, u32 index,
 		       const u8 *gid);
 	int (*query_stats)(struct xr_device *xdev, u64 *values);
+	int (*gsi_send)(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
+			const void *mad, size_t len);
 	const char * const *counter_names;
 	u32 num_counters;
 	u32 uverbs_abi_ver;
@@ -600,6 +643,8 @@ void xr_umem_abandon(struct xr_umem *umem);
 int xr_mmap_insert_io(struct xr_ufile *ufile, phys_addr_t io_addr,
 		      size_t size, bool read_only, u64 *key);
 void xr_cq_comp_event(struct xr_cq *cq);
+void xr_gsi_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, const void *mad,
+		 size_t len);
 
 /* Async events of one object: the IB_EVENT_* values (struct ib_event). */
 enum xr_obj_event {

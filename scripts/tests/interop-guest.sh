@@ -33,7 +33,7 @@ LIST
 
 me=$([ "$DEV" = xrnic0 ] && echo xrnic || echo rxe)
 echo "TAP version 13"
-echo "1..$((2 * $(tests | wc -l) + 3 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
+echo "1..$((2 * $(tests | wc -l) + 4 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
 tests >/tmp/interop-tests
 for server in 1 2; do
 	if [ "$server" = "$XRDMA_VM_INDEX" ]; then role=server; else role=client; fi
@@ -42,6 +42,10 @@ for server in 1 2; do
 		pair_run "interop.${me}_$role.$name" "$server" "$prog" $args
 	done </tmp/interop-tests
 done
+
+# The RDMA CM: each side's REQ to the other, where nobody listens, is
+# rejected by the other's connection manager (Linux's or ours).
+pair_rping_rejected "interop.${me}.rping_to_a_port_nobody_listens_on_is_rejected"
 
 # A slow receiver: the rxe guest's CPU also runs a busy loop, so its
 # programs post and poll late and its receive queue runs dry, while the

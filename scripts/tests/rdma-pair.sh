@@ -10,8 +10,10 @@
 pair_setup() {
 	if [ "$XRDMA_RXE" = 1 ]; then
 		modprobe virtio_pci && modprobe virtio_net || { echo "modprobe virtio_net failed"; exit 1; }
-		# ib_uverbs is what rdma-core's udev rules load for user verbs.
-		modprobe rdma_rxe && modprobe ib_uverbs || { echo "modprobe rdma_rxe failed"; exit 1; }
+		# ib_uverbs and rdma_ucm are what rdma-core's udev rules load
+		# for user verbs and the RDMA CM.
+		modprobe rdma_rxe && modprobe ib_uverbs && modprobe rdma_ucm ||
+			{ echo "modprobe rdma_rxe failed"; exit 1; }
 		DEV=rxe0
 	else
 		modprobe xrnic || { echo "modprobe xrnic failed"; exit 1; }
@@ -55,6 +57,48 @@ pair_run() {
 		fi
 	fi
 	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
+}
+
+# pair_rping NAME SERVER [ARGS]: rping (rdmacm-utils) through the RDMA CM:
+# guest SERVER listens, the other connects (again while it is rejected:
+# the server does not listen yet), 20 pings whose data rping checks, and
+# both sides see the disconnection.
+pair_rping() {
+	name=$1 server=$2
+	shift 2
+	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
+		# rping's server always ends with "wait for RDMA_READ_ADV state
+		# 10" and status 255 when its client disconnects, on Linux too.
+		timeout 120 rping -s -a 0.0.0.0 -p 7174 -C 20 -v "$@" >/tmp/rping.log 2>&1
+		st=0
+		grep -q "server DISCONNECT EVENT" /tmp/rping.log &&
+			[ "$(grep -c "^server ping data: rdma-ping-" /tmp/rping.log)" = 20 ] || st=1
+		[ $st = 0 ] || sed 's/^/# server: /' /tmp/rping.log
+	else
+		for try in $(seq 100); do
+			timeout 120 rping -c -a "$PEER" -p 7174 -C 20 -v "$@" >/tmp/rping.log 2>&1
+			st=$?
+			grep -q "RDMA_CM_EVENT_REJECTED" /tmp/rping.log || break
+			sleep 0.3
+		done
+		[ "$(grep -c "^ping data: rdma-ping-" /tmp/rping.log)" = 20 ] || st=1
+		[ $st = 0 ] || sed 's/^/# client: /' /tmp/rping.log
+	fi
+	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
+}
+
+# pair_rping_rejected NAME: rping to the peer's port 7471, where nobody
+# listens: the peer's connection manager answers the REQ with a REJ
+# ("invalid service ID", 8), which rping reports.  Both guests do it at
+# once, so each side's CM both asks and rejects.
+pair_rping_rejected() {
+	out=$(timeout 120 rping -c -a "$PEER" -p 7471 -C 1 -v 2>&1)
+	if echo "$out" | grep -q "RDMA_CM_EVENT_REJECTED, error 8"; then
+		say ok "$1"
+	else
+		echo "$out" | sed 's/^/# rping: /'
+		say "not ok" "$1"
+	fi
 }
 
 # pair_icrc_check LAYER: on an XRNIC, no ICRC errors, or with faults

@@ -17,6 +17,7 @@
  * port and every id's @xdev; it is taken under an id's lock, never the
  * other way round.  The work holds no lock while it waits for a neighbour.
  */
+#include <asm/unaligned.h>
 #include <linux/inetdevice.h>
 #include <linux/random.h>
 #include <net/addrconf.h>
@@ -410,11 +411,17 @@ static void xr_cma_put(struct xr_cm_id *id)
 	kref_put(&id->ref, xr_cma_release);
 }
 
-static void xr_cma_event(struct xr_cm_id *id, u32 event, int status)
+static int xr_cma_deliver(struct xr_cm_id *id, const struct xr_cm_event *ev)
 {
 	lockdep_assert_held(&id->lock);
-	if (id->state != XR_CM_DESTROYING)
-		id->handler(id, event, status);
+	return id->state != XR_CM_DESTROYING ? id->handler(id, ev) : 0;
+}
+
+static void xr_cma_event(struct xr_cm_id *id, u32 event, int status)
+{
+	struct xr_cm_event ev = { .event = event, .status = status };
+
+	xr_cma_deliver(id, &ev);
 }
 
 static void xr_cma_work(struct work_struct *work);
@@ -482,10 +489,17 @@ struct xr_cm_id *xr_cm_create_id(struct net *net, xr_cm_handler handler, void *c
  */
 void xr_cm_destroy_id(struct xr_cm_id *id)
 {
+	struct xr_ibcm *cm;
+
 	mutex_lock(&id->lock);
 	id->state = XR_CM_DESTROYING;
+	cm = id->ibcm;
+	id->ibcm = NULL;
 	xr_cma_detach(id);
 	mutex_unlock(&id->lock);
+	/* Its handler takes the id's lock: without it. */
+	if (cm)
+		xr_ibcm_destroy(cm);
 	if (cancel_work_sync(&id->work))
 		xr_cma_put(id);		/* the reference the queued work held */
 	xr_cma_put_port(id);
@@ -931,35 +945,428 @@ int xr_cm_set_afonly(struct xr_cm_id *id, bool on)
  * @id: an id bound to a device
  * @attr: in: @attr->qp_state; out: the rest
  *
- * What INIT takes: the port, its P_Key, and an RC QP's access flags (none:
- * the peer's responder resources come with the connection) or a UD QP's
- * Q_Key (RDMA_UDP_QKEY, as Linux gives the UDP and IB port spaces).  RC's
- * RTR and RTS come from the connection, which this core cannot make yet.
+ * INIT takes the port, its P_Key, and an RC QP's access flags (none
+ * before the connection, which brings the peer's wishes: remote writes,
+ * and reads and atomics when it may issue them) or a UD QP's Q_Key
+ * (RDMA_UDP_QKEY, as Linux gives the UDP and IB port spaces).  RC's RTR and
+ * RTS come from the connection (xr_ibcm_qp_attr()).
  *
- * Return: 0, or -EINVAL (no device, another state, an IPoIB Q_Key).
+ * Return: 0, or -EINVAL (no device, no connection yet, an IPoIB Q_Key).
  */
 int xr_cm_init_qp_attr(struct xr_cm_id *id, struct xr_cm_qp_attr *attr)
 {
+	struct xr_ibcm *cm = NULL;
 	int ret = 0;
 
 	mutex_lock(&id->lock);
-	if (!id->xdev || (id->qp_type == IB_UVERBS_QPT_RC && attr->qp_state != XR_QPS_INIT) ||
-	    (id->qp_type == IB_UVERBS_QPT_UD && id->ps == RDMA_PS_IPOIB)) {
-		ret = -EINVAL;
-		goto out;
+	if (!id->xdev || (id->qp_type == IB_UVERBS_QPT_UD && id->ps == RDMA_PS_IPOIB)) {
+		mutex_unlock(&id->lock);
+		return -EINVAL;
 	}
 	attr->pkey_index = 0;
 	attr->port_num = id->port;
-	attr->mask = XR_QP_STATE | XR_QP_PKEY_INDEX | XR_QP_PORT;
+	cm = id->ibcm;
+	if (cm)
+		xr_ibcm_get(cm);
+	mutex_unlock(&id->lock);
+
 	if (id->qp_type == IB_UVERBS_QPT_UD) {
+		attr->mask = XR_QP_STATE | XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_QKEY;
 		attr->qkey = XR_CMA_UDP_QKEY;
-		attr->mask |= XR_QP_QKEY;
-	} else {
+		goto out;
+	}
+	/* The connection's: taken without the id's lock (its events take it). */
+	if (cm)
+		ret = xr_ibcm_qp_attr(cm, &attr->qp);
+	switch (attr->qp_state) {
+	case XR_QPS_INIT:
+		attr->mask = XR_QP_STATE | XR_QP_PKEY_INDEX | XR_QP_PORT | XR_QP_ACCESS_FLAGS;
 		attr->qp_access_flags = 0;
-		attr->mask |= XR_QP_ACCESS_FLAGS;
+		if (cm && !ret)
+			attr->qp_access_flags = IB_UVERBS_ACCESS_REMOTE_WRITE |
+				(attr->qp.responder_resources ? IB_UVERBS_ACCESS_REMOTE_READ |
+				 IB_UVERBS_ACCESS_REMOTE_ATOMIC : 0);
+		ret = 0;
+		break;
+	case XR_QPS_RTR:
+		if (!cm && !ret)
+			ret = -EINVAL;
+		attr->mask = XR_QP_STATE | XR_QP_AV | XR_QP_PATH_MTU | XR_QP_DEST_QPN |
+			     XR_QP_RQ_PSN | XR_QP_MAX_DEST_RD_ATOMIC | XR_QP_MIN_RNR_TIMER;
+		break;
+	case XR_QPS_RTS:
+		if (!cm && !ret)
+			ret = -EINVAL;
+		attr->mask = XR_QP_STATE | XR_QP_SQ_PSN | XR_QP_TIMEOUT | XR_QP_RETRY_CNT |
+			     XR_QP_RNR_RETRY | XR_QP_MAX_QP_RD_ATOMIC;
+		break;
+	default:
+		ret = -EINVAL;
 	}
 out:
+	if (cm)
+		xr_ibcm_put(cm);
+	return ret;
+}
+
+/* Linux's rdma_cm constants: IBTA time exponents and the REQ's retries. */
+#define XR_CMA_CM_RESPONSE_TIMEOUT	20
+#define XR_CMA_MAX_CM_RETRIES		15
+#define XR_CMA_PACKET_LIFE_TIME		16
+#define XR_CMA_HDR_LEN			36	/* struct cma_hdr */
+
+/*
+ * The RDMA CM's header in a REQ's private data, as Linux's cma_format_hdr()
+ * writes it: version 0, the IP version in the high nibble, the source
+ * port, then source and destination addresses (IPv4 in the last 4 bytes).
+ */
+static void xr_cma_hdr(const struct xr_cm_id *id, u8 *h)
+{
+	const struct sockaddr *src = (const struct sockaddr *)&id->src;
+	const struct sockaddr *dst = (const struct sockaddr *)&id->dst;
+
+	memset(h, 0, XR_CMA_HDR_LEN);
+	h[1] = (src->sa_family == AF_INET ? 4 : 6) << 4;
+	put_unaligned_be16(xr_sa_port(src), h + 2);
+	if (src->sa_family == AF_INET) {
+		memcpy(h + 4 + 12, &((const struct sockaddr_in *)src)->sin_addr, 4);
+		memcpy(h + 20 + 12, &((const struct sockaddr_in *)dst)->sin_addr, 4);
+	} else {
+		memcpy(h + 4, &((const struct sockaddr_in6 *)src)->sin6_addr, 16);
+		memcpy(h + 20, &((const struct sockaddr_in6 *)dst)->sin6_addr, 16);
+	}
+}
+
+/* What its IB CM connection tells an id (from the CM's work, under its lock). */
+static void xr_cma_ibcm_handler(void *context, const struct xr_cm_event *ev)
+{
+	struct xr_cm_id *id = context;
+
+	mutex_lock(&id->lock);
+	/*
+	 * As Linux: a rejected or unreachable id stays in CONNECT (its owner
+	 * destroys it), a connected one too; a disconnected one is in
+	 * DISCONNECT.
+	 */
+	if (ev->event == XR_CM_EVENT_DISCONNECTED &&
+	    (id->state == XR_CM_CONNECT || id->state == XR_CM_DISCONNECT)) {
+		id->state = XR_CM_DISCONNECT;
+		xr_cma_deliver(id, ev);
+	} else if (id->state == XR_CM_CONNECT) {
+		xr_cma_deliver(id, ev);
+	}
 	mutex_unlock(&id->lock);
+}
+
+/**
+ * xr_cm_connect - ask the destination of an RC id for a connection
+ * @id: an RC id in ROUTE_RESOLVED
+ * @cp: the QP and its parameters, up to 56 bytes of private data
+ *
+ * Sends IB CM's REQ to the service of the destination's port in the id's
+ * port space.  Its end comes as an event: REJECTED (the reason in status,
+ * the REJ's private data) or UNREACHABLE (no answer after the retries).
+ * Accepted connections (REP, RTU) come next.
+ *
+ * Return: 0 when the REQ left, -EINVAL (another state or type, private data
+ * too long), or the send's errno.
+ */
+int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
+{
+	u8 pdata[XR_CMA_HDR_LEN + RDMA_MAX_PRIVATE_DATA];
+	struct xr_ibcm_req req = {};
+	struct xr_ibcm *cm;
+	int ret = 0;
+
+	mutex_lock(&id->lock);
+	if (id->state != XR_CM_ROUTE_RESOLVED || id->qp_type != IB_UVERBS_QPT_RC ||
+	    cp->private_data_len > 92 - XR_CMA_HDR_LEN) {
+		ret = -EINVAL;
+		goto out;
+	}
+	xr_cma_hdr(id, pdata);
+	memcpy(pdata + XR_CMA_HDR_LEN, cp->private_data, cp->private_data_len);
+	req = (struct xr_ibcm_req){
+		.port = id->port,
+		.ah = {
+			.sgid_index = id->sgid_index, .hop_limit = id->hop_limit,
+			.traffic_class = id->tos, .remote_qpn = 1, .remote_qkey = XR_GSI_QKEY,
+		},
+		.service_id = (u64)id->ps << 16 | xr_sa_port((const struct sockaddr *)&id->dst),
+		.qpn = cp->qp_num,
+		.starting_psn = get_random_u32() & 0xffffff,
+		.responder_resources = cp->responder_resources,
+		.initiator_depth = cp->initiator_depth,
+		.flow_control = cp->flow_control,
+		.retry_count = min_t(u8, cp->retry_count, 7),
+		.rnr_retry_count = min_t(u8, cp->rnr_retry_count, 7),
+		.srq = cp->srq,
+		.mtu = id->mtu,
+		.packet_life_time = XR_CMA_PACKET_LIFE_TIME,
+		.remote_cm_response_timeout = XR_CMA_CM_RESPONSE_TIMEOUT,
+		.local_cm_response_timeout = XR_CMA_CM_RESPONSE_TIMEOUT,
+		.max_cm_retries = XR_CMA_MAX_CM_RETRIES,
+		.private_data = pdata,
+		.private_data_len = XR_CMA_HDR_LEN + cp->private_data_len,
+	};
+	memcpy(req.ah.dgid, id->dgid, 16);
+	ether_addr_copy(req.ah.dmac, id->dmac);
+	memcpy(req.sgid, id->sgid, 16);
+	/* A REJ may come at once: its event waits for this lock. */
+	id->state = XR_CM_CONNECT;
+	cm = xr_ibcm_connect(id->xdev, &req, xr_cma_ibcm_handler, id);
+	if (IS_ERR(cm)) {
+		id->state = XR_CM_ROUTE_RESOLVED;
+		ret = PTR_ERR(cm);
+		goto out;
+	}
+	id->ibcm = cm;
+out:
+	mutex_unlock(&id->lock);
+	return ret;
+}
+
+/* The id's connection with a reference, if it is in @state: taken without the id's lock. */
+static struct xr_ibcm *xr_cma_ibcm(struct xr_cm_id *id, enum xr_cm_state state)
+{
+	struct xr_ibcm *cm = NULL;
+
+	mutex_lock(&id->lock);
+	if (id->state == state && id->ibcm) {
+		cm = id->ibcm;
+		xr_ibcm_get(cm);
+	}
+	mutex_unlock(&id->lock);
+	return cm;
+}
+
+/**
+ * xr_cm_accept - the passive side accepts a connection request; the active
+ *	side, once the REP came and its QP is ready, completes the connection
+ * @id: an RC id in CONNECT
+ * @cp: the passive side's QP and its parameters, up to 196 bytes of
+ *	private data (the active side's are not used)
+ *
+ * The passive side gets ESTABLISHED when the RTU comes.
+ *
+ * Return: 0, or -EINVAL (no connection in that stage, private data too
+ * long).
+ */
+int xr_cm_accept(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
+{
+	struct xr_ibcm *cm = xr_cma_ibcm(id, XR_CM_CONNECT);
+	struct xr_ibcm_rep rep;
+	int ret;
+
+	if (!cm)
+		return -EINVAL;
+	if (!id->passive) {
+		ret = xr_ibcm_send_rtu(cm);
+	} else {
+		rep = (struct xr_ibcm_rep){
+			.qpn = cp->qp_num,
+			.responder_resources = cp->responder_resources,
+			.initiator_depth = cp->initiator_depth, .flow_control = cp->flow_control,
+			.rnr_retry_count = min_t(u8, cp->rnr_retry_count, 7), .srq = cp->srq,
+			.private_data = cp->private_data, .private_data_len = cp->private_data_len,
+		};
+		ret = xr_ibcm_accept(cm, &rep);
+	}
+	xr_ibcm_put(cm);
+	return ret;
+}
+
+/**
+ * xr_cm_reject - the passive side refuses a connection request
+ * @id: an id of a request, in CONNECT
+ * @reason: the IBTA rejection reason
+ * @pdata: up to 148 bytes for the peer
+ * @len: their length
+ *
+ * Return: 0 or -EINVAL.
+ */
+int xr_cm_reject(struct xr_cm_id *id, u16 reason, const void *pdata, u8 len)
+{
+	struct xr_ibcm *cm = xr_cma_ibcm(id, XR_CM_CONNECT);
+	int ret;
+
+	if (!cm)
+		return -EINVAL;
+	ret = id->passive ? xr_ibcm_reject(cm, reason, pdata, len) : -EINVAL;
+	xr_ibcm_put(cm);
+	return ret;
+}
+
+/**
+ * xr_cm_disconnect - end an established connection (DREQ)
+ * @id: a connected id
+ *
+ * DISCONNECTED follows when the peer answers, or after the retries.
+ *
+ * Return: 0, or -EINVAL when it is not connected.
+ */
+int xr_cm_disconnect(struct xr_cm_id *id)
+{
+	struct xr_ibcm *cm = xr_cma_ibcm(id, XR_CM_CONNECT);
+	int ret;
+
+	if (!cm)
+		return -EINVAL;
+	ret = xr_ibcm_disconnect(cm);
+	xr_ibcm_put(cm);
+	if (!ret) {
+		mutex_lock(&id->lock);
+		if (id->state == XR_CM_CONNECT)
+			id->state = XR_CM_DISCONNECT;
+		mutex_unlock(&id->lock);
+	}
+	return ret;
+}
+
+/* Whether listener @l takes a REQ for @service_id to @dst (its header's) on @xdev. */
+static bool xr_cma_listens(const struct xr_cm_id *l, struct xr_device *xdev, u64 service_id,
+			   const struct sockaddr *dst)
+{
+	const struct sockaddr *src = (const struct sockaddr *)&l->src;
+
+	if (l->state != XR_CM_LISTEN || l->qp_type != IB_UVERBS_QPT_RC ||
+	    ((u64)l->ps << 16 | xr_sa_port(src)) != service_id || (l->xdev && l->xdev != xdev))
+		return false;
+	if (xr_sa_any(src))
+		return !l->afonly || src->sa_family == dst->sa_family;
+	return xr_sa_same_addr(src, dst);
+}
+
+/*
+ * The addresses of a REQ's RDMA CM header (Linux's struct cma_hdr): the
+ * requester's as @src, the one it asked for as @dst; -EINVAL for a header
+ * of another version.
+ */
+static int xr_cma_hdr_addrs(const u8 *h, struct sockaddr_storage *src,
+			    struct sockaddr_storage *dst)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)src, *d6 = (struct sockaddr_in6 *)dst;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)src, *d4 = (struct sockaddr_in *)dst;
+
+	memset(src, 0, sizeof(*src));
+	memset(dst, 0, sizeof(*dst));
+	if (h[0] != 0)
+		return -EINVAL;
+	switch (h[1] >> 4) {
+	case 4:
+		s4->sin_family = AF_INET;
+		d4->sin_family = AF_INET;
+		memcpy(&s4->sin_addr, h + 4 + 12, 4);
+		memcpy(&d4->sin_addr, h + 20 + 12, 4);
+		s4->sin_port = *(const __be16 *)(h + 2);
+		return 0;
+	case 6:
+		s6->sin6_family = AF_INET6;
+		d6->sin6_family = AF_INET6;
+		memcpy(&s6->sin6_addr, h + 4, 16);
+		memcpy(&d6->sin6_addr, h + 20, 16);
+		s6->sin6_port = *(const __be16 *)(h + 2);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * xr_cma_req - a connection request came: give it to a listener
+ * @xdev: the device it came in on
+ * @cm: its IB CM connection (REQ_RCVD), which the new id takes over
+ * @r: the REQ
+ *
+ * A listener of the service (the port space and port in the service ID)
+ * bound to the address the requester asked for, or to a wildcard, gets
+ * CONNECT_REQUEST on a new id in CONNECT, whose addresses are the
+ * request's, with the requester's private data after the RDMA CM header.
+ *
+ * Return: 0 (the new id owns @cm), or -ENOENT when nobody listens (the CM
+ * rejects it) or -ENOMEM.
+ */
+int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_req_rcvd *r)
+{
+	struct xr_cm_event ev = {
+		.event = XR_CM_EVENT_CONNECT_REQUEST,
+		.private_data = r->private_data + XR_CMA_HDR_LEN,
+		.private_data_len = XR_IBCM_REQ_PRIVATE_LEN - XR_CMA_HDR_LEN,
+		.responder_resources = r->responder_resources,
+		.initiator_depth = r->initiator_depth, .flow_control = r->flow_control,
+		.retry_count = r->retry_count, .rnr_retry_count = r->rnr_retry_count,
+		.srq = r->srq, .qp_num = r->qpn,
+	};
+	struct sockaddr_storage src, dst;
+	struct xr_cm_id *l = NULL, *id;
+	struct xr_ibcm_qp qp;
+	struct xr_port_attr pa;
+	int ret;
+
+	if (xr_cma_hdr_addrs(r->private_data, &src, &dst))
+		return -ENOENT;
+	mutex_lock(&xr_cma_lock);
+	list_for_each_entry(id, &xr_cma_ids, list) {
+		if (xr_cma_listens(id, xdev, r->service_id, (struct sockaddr *)&dst)) {
+			l = id;
+			kref_get(&l->ref);
+			break;
+		}
+	}
+	mutex_unlock(&xr_cma_lock);
+	if (!l)
+		return -ENOENT;
+
+	mutex_lock(&l->lock);
+	ret = -ENOENT;
+	if (l->state != XR_CM_LISTEN)
+		goto out;
+	id = xr_cm_create_id(l->net, l->handler, l->context, l->ps, IB_UVERBS_QPT_RC);
+	ret = PTR_ERR_OR_ZERO(id);
+	if (ret)
+		goto out;
+	mutex_lock_nested(&id->lock, SINGLE_DEPTH_NESTING);
+	refcount_inc(&xdev->users);
+	ret = xr_cma_attach(id, xdev, r->port);
+	if (!ret)
+		ret = xr_ibcm_qp_attr(cm, &qp);
+	if (!ret)
+		ret = xr_query_port(xdev, r->port, &pa);
+	if (ret) {
+		mutex_unlock(&id->lock);
+		mutex_unlock(&l->lock);
+		xr_cma_put(l);
+		xr_cm_destroy_id(id);
+		return ret;
+	}
+	/* Its addresses are the request's: ours asked for, the requester's. */
+	xr_sa_set_port((struct sockaddr *)&dst, xr_sa_port((struct sockaddr *)&l->src));
+	id->src = dst;
+	id->dst = src;
+	memcpy(id->sgid, r->sgid, 16);
+	memcpy(id->dgid, r->dgid, 16);
+	id->sgid_index = qp.sgid_index;
+	id->hop_limit = qp.hop_limit;
+	id->mtu = min_t(u8, qp.mtu, pa.active_mtu);
+	id->route_resolved = true;
+	id->passive = true;
+	id->state = XR_CM_CONNECT;
+	/* The listener's handler gives the new id its own context. */
+	ret = xr_cma_deliver(id, &ev);
+	if (!ret) {
+		id->ibcm = cm;
+		xr_ibcm_set_handler(cm, xr_cma_ibcm_handler, id);
+	}
+	mutex_unlock(&id->lock);
+	if (ret) {
+		mutex_unlock(&l->lock);
+		xr_cma_put(l);
+		xr_cm_destroy_id(id);
+		return ret;
+	}
+out:
+	mutex_unlock(&l->lock);
+	xr_cma_put(l);
 	return ret;
 }
 
@@ -986,13 +1393,20 @@ void xr_cma_remove_device(struct xr_device *xdev)
 	}
 	mutex_unlock(&xr_cma_lock);
 	list_for_each_entry_safe(id, next, &gone, removal) {
+		struct xr_ibcm *cm = NULL;
+
 		mutex_lock(&id->lock);
 		if (id->xdev == xdev && id->state != XR_CM_DESTROYING) {
+			cm = id->ibcm;
+			id->ibcm = NULL;
 			xr_cma_detach(id);
 			id->state = XR_CM_DEVICE_REMOVAL;
 			xr_cma_event(id, XR_CM_EVENT_DEVICE_REMOVAL, 0);
 		}
 		mutex_unlock(&id->lock);
+		/* The attempt holds the device: gone before unregistration waits. */
+		if (cm)
+			xr_ibcm_destroy(cm);
 		list_del(&id->removal);
 		xr_cma_put(id);
 	}

@@ -76,9 +76,13 @@ static int __init xr_core_init(void)
 	ret = xr_gid_init();
 	if (ret)
 		goto err_nl_exit;
-	ret = xr_cma_init();
+	ret = xr_mad_init();
 	if (ret)
 		goto err_gid_exit;
+	xr_ibcm_init();
+	ret = xr_cma_init();
+	if (ret)
+		goto err_mad_exit;
 	ret = xr_ucma_init();
 	if (ret)
 		goto err_cma_exit;
@@ -91,6 +95,8 @@ static int __init xr_core_init(void)
 
 err_cma_exit:
 	xr_cma_exit();
+err_mad_exit:
+	xr_mad_exit();
 err_gid_exit:
 	xr_gid_exit();
 err_nl_exit:
@@ -107,6 +113,7 @@ static void __exit xr_core_exit(void)
 	debugfs_remove_recursive(xr_debugfs);
 	xr_ucma_exit();
 	xr_cma_exit();
+	xr_mad_exit();
 	xr_gid_exit();
 	xr_nl_exit();
 	xr_uverbs_exit();

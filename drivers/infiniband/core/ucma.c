@@ -8,11 +8,12 @@
  * that this core cannot do yet (connecting, multicast) answers EOPNOTSUPP
  * (Linux answers ENOSYS to a command it has no handler for).
  *
- * Locking: xr_ucma_file.lock serialises the commands of a file and
- * protects its contexts; MIGRATE_ID takes the two files' in address order.
- * An id's lock (cma.c) is taken under it; xr_ucma_file.event_lock, which
- * protects the file's events and its contexts' @events_reported and @file,
- * is taken under an id's lock (the event handler) and alone (GET_EVENT).
+ * Locking: xr_ucma_file.lock serialises the commands of a file (a context
+ * is destroyed only by its file's commands and close); MIGRATE_ID takes the
+ * two files' in address order.  An id's lock (cma.c) is taken under it;
+ * xr_ucma_file.event_lock, which protects the file's list of contexts, its
+ * events and its contexts' @uid, @events_reported and @file, is taken under
+ * an id's lock (the event handler) and alone (GET_EVENT).
  * xr_ucma_ctxs' own lock protects the numbers.
  */
 #include <linux/file.h>
@@ -34,9 +35,11 @@
 
 /**
  * struct xr_ucma_file - one open /dev/infiniband/rdma_cm
- * @lock: serialises its commands; protects @ctxs
+ * @lock: serialises its commands
  * @ctxs: its contexts (struct xr_ucma_ctx.list)
- * @event_lock: protects @events and its contexts' @file and @events_reported
+ * @event_lock: protects @ctxs, @events and its contexts' @file, @uid and
+ *	@events_reported (the event handler adds a connection request's
+ *	context, under an id's lock)
  * @events: struct xr_ucma_event, oldest first
  * @wait: GET_EVENT and poll() wait here
  * @filp: the file
@@ -71,12 +74,16 @@ struct xr_ucma_ctx {
 /**
  * struct xr_ucma_event - an event waiting for GET_EVENT
  * @list: in the file's @events
- * @ctx: whose
+ * @ctx: whose (a connection request's is its listener's, as librdmacm
+ *	counts it)
+ * @conn_req: a connection request's new context, destroyed with the
+ *	event if nobody reads it
  * @resp: what GET_EVENT answers
  */
 struct xr_ucma_event {
 	struct list_head list;
 	struct xr_ucma_ctx *ctx;
+	struct xr_ucma_ctx *conn_req;
 	struct rdma_ucm_event_resp resp;
 };
 
@@ -93,42 +100,99 @@ static struct xr_ucma_ctx *xr_ucma_get(struct xr_ucma_file *file, u32 id)
 	return ctx->file == file ? ctx : ERR_PTR(-EINVAL);
 }
 
+/*
+ * The context of a connection request's new id, in the listener's file,
+ * with the listener's cookie (as Linux's ucma gives it).
+ */
+static struct xr_ucma_ctx *xr_ucma_new_ctx(struct xr_ucma_ctx *listener, struct xr_cm_id *cm_id)
+{
+	struct xr_ucma_file *file = listener->file;
+	struct xr_ucma_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx)
+		return NULL;
+	ctx->uid = listener->uid;
+	ctx->file = file;
+	ctx->cm_id = cm_id;
+	if (xa_alloc(&xr_ucma_ctxs, &ctx->id, ctx, xa_limit_31b, GFP_KERNEL)) {
+		kfree(ctx);
+		return NULL;
+	}
+	mutex_lock(&file->event_lock);
+	list_add_tail(&ctx->list, &file->ctxs);
+	mutex_unlock(&file->event_lock);
+	return ctx;
+}
+
 /* cma.c's handler: queue the event for GET_EVENT (under the id's lock). */
-static void xr_ucma_handler(struct xr_cm_id *cm_id, u32 event, int status)
+static int xr_ucma_handler(struct xr_cm_id *cm_id, const struct xr_cm_event *e)
 {
 	struct xr_ucma_ctx *ctx = cm_id->context;
 	struct xr_ucma_file *file = ctx->file;
+	struct rdma_ucm_conn_param *conn;
 	struct xr_ucma_event *ev;
 
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
-		return;		/* lost, as Linux's ucma loses it */
+		return -ENOMEM;		/* lost, as Linux's ucma loses it */
 	ev->ctx = ctx;
-	ev->resp.uid = ctx->uid;
-	ev->resp.id = ctx->id;
-	ev->resp.event = event;
-	ev->resp.status = status;
+	/* A request's event counts as its listener's; it names the new id. */
+	if (e->event == XR_CM_EVENT_CONNECT_REQUEST) {
+		ev->conn_req = xr_ucma_new_ctx(ctx, cm_id);
+		if (!ev->conn_req) {
+			kfree(ev);
+			return -ENOMEM;
+		}
+		cm_id->context = ev->conn_req;
+	}
+	ev->resp.id = ev->conn_req ? ev->conn_req->id : ctx->id;
+	ev->resp.event = e->event;
+	ev->resp.status = e->status;
+	conn = &ev->resp.param.conn;
+	if (e->private_data) {
+		memcpy(conn->private_data, e->private_data, e->private_data_len);
+		conn->private_data_len = e->private_data_len;
+	}
+	conn->responder_resources = e->responder_resources;
+	conn->initiator_depth = e->initiator_depth;
+	conn->flow_control = e->flow_control;
+	conn->retry_count = e->retry_count;
+	conn->rnr_retry_count = e->rnr_retry_count;
+	conn->srq = e->srq;
+	conn->qp_num = e->qp_num;
 	mutex_lock(&file->event_lock);
+	ev->resp.uid = ctx->uid;
 	list_add_tail(&ev->list, &file->events);
 	mutex_unlock(&file->event_lock);
 	wake_up_interruptible(&file->wait);
+	return 0;
 }
 
-/* Drop @ctx's events that GET_EVENT did not hand out; its reported count. */
+static u32 xr_ucma_destroy(struct xr_ucma_file *file, struct xr_ucma_ctx *ctx);
+
+/*
+ * Drop @ctx's events that GET_EVENT did not hand out, with the contexts of
+ * connection requests nobody read; its reported count.
+ */
 static u32 xr_ucma_flush_events(struct xr_ucma_file *file, struct xr_ucma_ctx *ctx)
 {
 	struct xr_ucma_event *ev, *next;
+	LIST_HEAD(gone);
 	u32 reported;
 
 	mutex_lock(&file->event_lock);
-	list_for_each_entry_safe(ev, next, &file->events, list) {
-		if (ev->ctx == ctx) {
-			list_del(&ev->list);
-			kfree(ev);
-		}
-	}
+	list_for_each_entry_safe(ev, next, &file->events, list)
+		if (ev->ctx == ctx)
+			list_move_tail(&ev->list, &gone);
 	reported = ctx->events_reported;
 	mutex_unlock(&file->event_lock);
+	/* Their ids' locks come before the event lock: destroyed after it. */
+	list_for_each_entry_safe(ev, next, &gone, list) {
+		if (ev->conn_req)
+			xr_ucma_destroy(file, ev->conn_req);
+		kfree(ev);
+	}
 	return reported;
 }
 
@@ -138,7 +202,9 @@ static u32 xr_ucma_destroy(struct xr_ucma_file *file, struct xr_ucma_ctx *ctx)
 	u32 reported;
 
 	xa_erase(&xr_ucma_ctxs, ctx->id);
+	mutex_lock(&file->event_lock);
 	list_del(&ctx->list);
+	mutex_unlock(&file->event_lock);
 	xr_cm_destroy_id(ctx->cm_id);	/* no event comes after this */
 	reported = xr_ucma_flush_events(file, ctx);
 	kfree(ctx);
@@ -203,7 +269,9 @@ static int xr_ucma_create_id(struct xr_ucma_file *file, const char __user *in, i
 	ret = xa_alloc(&xr_ucma_ctxs, &ctx->id, ctx, xa_limit_31b, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
+	mutex_lock(&file->event_lock);
 	list_add_tail(&ctx->list, &file->ctxs);
+	mutex_unlock(&file->event_lock);
 	resp.id = ctx->id;
 	ret = xr_ucma_out(cmd.response, &resp, sizeof(resp));
 	if (ret)
@@ -456,6 +524,104 @@ static int xr_ucma_listen(struct xr_ucma_file *file, const char __user *in, int 
 	return xr_cm_listen(ctx->cm_id, cmd.backlog);
 }
 
+/* A connection's parameters as rdma_connect() and rdma_accept() give them. */
+static void xr_ucma_conn_param(const struct rdma_ucm_conn_param *u, struct xr_cm_conn_param *cp)
+{
+	*cp = (struct xr_cm_conn_param){
+		.private_data = u->private_data,
+		.private_data_len = u->private_data_len,
+		.responder_resources = u->responder_resources,
+		.initiator_depth = u->initiator_depth,
+		.flow_control = u->flow_control,
+		.retry_count = u->retry_count,
+		.rnr_retry_count = u->rnr_retry_count,
+		.srq = u->srq,
+		.qp_num = u->qp_num,
+	};
+}
+
+static int xr_ucma_accept(struct xr_ucma_file *file, const char __user *in, int in_len,
+			  int out_len)
+{
+	struct xr_cm_conn_param cp = {};
+	struct rdma_ucm_accept cmd = {};
+	struct xr_ucma_ctx *ctx;
+
+	/* The ECE at the end is newer than the rest, as Linux allows. */
+	if (in_len < offsetofend(struct rdma_ucm_accept, reserved))
+		return -EINVAL;
+	if (copy_from_user(&cmd, in, min_t(size_t, in_len, sizeof(cmd))))
+		return -EFAULT;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	if (cmd.conn_param.valid) {
+		xr_ucma_conn_param(&cmd.conn_param, &cp);
+		mutex_lock(&file->event_lock);
+		ctx->uid = cmd.uid;
+		mutex_unlock(&file->event_lock);
+	}
+	return xr_cm_accept(ctx->cm_id, &cp);
+}
+
+static int xr_ucma_reject(struct xr_ucma_file *file, const char __user *in, int in_len,
+			  int out_len)
+{
+	struct rdma_ucm_reject cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	/* Linux's rule: the consumer's reason, or "vendor option not supported". */
+	if (!cmd.reason)
+		cmd.reason = XR_CM_REJ_CONSUMER_DEFINED;
+	if (cmd.reason != XR_CM_REJ_CONSUMER_DEFINED && cmd.reason != XR_CM_REJ_VENDOR_OPTION)
+		return -EINVAL;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return xr_cm_reject(ctx->cm_id, cmd.reason, cmd.private_data, cmd.private_data_len);
+}
+
+static int xr_ucma_disconnect(struct xr_ucma_file *file, const char __user *in, int in_len,
+			      int out_len)
+{
+	struct rdma_ucm_disconnect cmd;
+	struct xr_ucma_ctx *ctx;
+	int ret;
+
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return xr_cm_disconnect(ctx->cm_id);
+}
+
+static int xr_ucma_connect(struct xr_ucma_file *file, const char __user *in, int in_len,
+			   int out_len)
+{
+	struct rdma_ucm_connect cmd = {};
+	struct xr_cm_conn_param cp;
+	struct xr_ucma_ctx *ctx;
+
+	/* The ECE at the end is newer than the rest, as Linux allows. */
+	if (in_len < offsetofend(struct rdma_ucm_connect, reserved))
+		return -EINVAL;
+	if (copy_from_user(&cmd, in, min_t(size_t, in_len, sizeof(cmd))))
+		return -EFAULT;
+	if (!cmd.conn_param.valid)
+		return -EINVAL;
+	ctx = xr_ucma_get(file, cmd.id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	xr_ucma_conn_param(&cmd.conn_param, &cp);
+	return xr_cm_connect(ctx->cm_id, &cp);
+}
+
 static int xr_ucma_init_qp_attr(struct xr_ucma_file *file, const char __user *in, int in_len,
 				int out_len)
 {
@@ -485,6 +651,23 @@ static int xr_ucma_init_qp_attr(struct xr_ucma_file *file, const char __user *in
 	resp.port_num = attr.port_num;
 	resp.qkey = attr.qkey;
 	resp.qp_access_flags = attr.qp_access_flags;
+	/* RTR and RTS of an RC connection: the path to the peer, the PSNs. */
+	memcpy(resp.ah_attr.grh.dgid, attr.qp.dgid, sizeof(resp.ah_attr.grh.dgid));
+	resp.ah_attr.grh.flow_label = attr.qp.flow_label;
+	resp.ah_attr.grh.sgid_index = attr.qp.sgid_index;
+	resp.ah_attr.grh.hop_limit = attr.qp.hop_limit;
+	resp.ah_attr.grh.traffic_class = attr.qp.traffic_class;
+	resp.ah_attr.is_global = 1;
+	resp.ah_attr.port_num = attr.port_num;
+	resp.path_mtu = attr.qp.mtu;
+	resp.dest_qp_num = attr.qp.dest_qpn;
+	resp.rq_psn = attr.qp.rq_psn;
+	resp.sq_psn = attr.qp.sq_psn;
+	resp.max_dest_rd_atomic = attr.qp.responder_resources;
+	resp.max_rd_atomic = attr.qp.initiator_depth;
+	resp.timeout = attr.qp.ack_timeout;
+	resp.retry_cnt = attr.qp.retry_count;
+	resp.rnr_retry = attr.qp.rnr_retry_count;
 	return xr_ucma_out(cmd.response, &resp, sizeof(resp));
 }
 
@@ -633,9 +816,9 @@ static int xr_ucma_migrate_id(struct xr_ucma_file *file, const char __user *in, 
 			list_move_tail(&ev->list, &file->events);
 	ctx->file = file;
 	resp.events_reported = ctx->events_reported;
+	list_move_tail(&ctx->list, &file->ctxs);
 	xr_ucma_unlock_two(&file->event_lock, &old->event_lock);
 	mutex_unlock(&ctx->cm_id->lock);
-	list_move_tail(&ctx->list, &file->ctxs);
 	wake_up_interruptible(&file->wait);
 	ret = xr_ucma_out(cmd.response, &resp, sizeof(resp));
 out_unlock:
@@ -649,7 +832,7 @@ out_put:
 typedef int (*xr_ucma_cmd)(struct xr_ucma_file *file, const char __user *in, int in_len,
 			   int out_len);
 
-/* Linux's command numbers; NULL: not here yet (connecting, multicast). */
+/* Linux's command numbers; NULL: not here yet (NOTIFY, multicast). */
 static const xr_ucma_cmd xr_ucma_cmds[] = {
 	[RDMA_USER_CM_CMD_CREATE_ID]	= xr_ucma_create_id,
 	[RDMA_USER_CM_CMD_DESTROY_ID]	= xr_ucma_destroy_id,
@@ -657,6 +840,10 @@ static const xr_ucma_cmd xr_ucma_cmds[] = {
 	[RDMA_USER_CM_CMD_RESOLVE_IP]	= xr_ucma_resolve_ip,
 	[RDMA_USER_CM_CMD_RESOLVE_ROUTE] = xr_ucma_resolve_route,
 	[RDMA_USER_CM_CMD_QUERY_ROUTE]	= xr_ucma_query_route,
+	[RDMA_USER_CM_CMD_CONNECT]	= xr_ucma_connect,
+	[RDMA_USER_CM_CMD_ACCEPT]	= xr_ucma_accept,
+	[RDMA_USER_CM_CMD_REJECT]	= xr_ucma_reject,
+	[RDMA_USER_CM_CMD_DISCONNECT]	= xr_ucma_disconnect,
 	[RDMA_USER_CM_CMD_LISTEN]	= xr_ucma_listen,
 	[RDMA_USER_CM_CMD_INIT_QP_ATTR]	= xr_ucma_init_qp_attr,
 	[RDMA_USER_CM_CMD_GET_EVENT]	= xr_ucma_get_event,
@@ -735,11 +922,17 @@ static int xr_ucma_open(struct inode *inode, struct file *filp)
 static int xr_ucma_release(struct inode *inode, struct file *filp)
 {
 	struct xr_ucma_file *file = filp->private_data;
-	struct xr_ucma_ctx *ctx, *next;
+	struct xr_ucma_ctx *ctx;
 
 	mutex_lock(&file->lock);
-	list_for_each_entry_safe(ctx, next, &file->ctxs, list)
+	for (;;) {
+		mutex_lock(&file->event_lock);
+		ctx = list_first_entry_or_null(&file->ctxs, struct xr_ucma_ctx, list);
+		mutex_unlock(&file->event_lock);
+		if (!ctx)
+			break;
 		xr_ucma_destroy(file, ctx);
+	}
 	mutex_unlock(&file->lock);
 	kfree(file);
 	return 0;

@@ -84,6 +84,39 @@ struct xrnic_ceq {
 };
 
 /**
+ * struct xrnic_gsi - the port's GSI QP, owned by the driver (xrnic_gsi.c)
+ * @mem: one coherent allocation: rings, doorbell records, buffers; NULL
+ *	when the device has none
+ * @dma: its bus address
+ * @ready: the QP is up (set once, cleared before it is destroyed)
+ * @pdn: its PD
+ * @lkey: of the MR over its buffers
+ * @cqn: its CQ (send and receive)
+ * @qpn: XRNIC_GSI_QPN
+ * @lock: protects @sq_pi and the send slots
+ * @sq_pi: free-running send producer index
+ * @rq_pi: free-running receive producer index (@work only)
+ * @cq_ci: free-running CQ consumer index (@work only)
+ * @arm_seq: CQ arm request number (@work only)
+ * @work: drains the CQ; scheduled by its completion events
+ */
+struct xrnic_gsi {
+	void *mem;
+	dma_addr_t dma;
+	bool ready;
+	u32 pdn;
+	u32 lkey;
+	u32 cqn;
+	u32 qpn;
+	spinlock_t lock;	/* protects sq_pi and the send slots */
+	u32 sq_pi;
+	u32 rq_pi;
+	u32 cq_ci;
+	u32 arm_seq;
+	struct work_struct work;
+};
+
+/**
  * struct xrnic_dev - one XRNIC PCI function
  * @xdev: the core's device; must be first
  * @pdev: the PCI function
@@ -112,6 +145,8 @@ struct xrnic_ceq {
  *	protects @link_up and the writes of @netdev
  * @link_up: the port's link, as the last port event said
  * @netdev: the Ethernet function's net_device, once registered
+ * @cache: admin answers kept for readers
+ * @gsi: the port's GSI QP
  */
 /**
  * struct xrnic_cache - admin answers kept for readers (xrnic_cache.c)
@@ -157,6 +192,7 @@ struct xrnic_dev {
 	bool link_up;
 	struct net_device *netdev;
 	struct xrnic_cache cache;
+	struct xrnic_gsi gsi;
 };
 
 /**
@@ -315,6 +351,13 @@ int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu);
 void xrnic_eth_unregister(struct xrnic_dev *xn);
 void xrnic_eth_link(struct xrnic_dev *xn, bool up);
 void xrnic_eth_admin_vector(struct xrnic_dev *xn);
+
+/* xrnic_gsi.c */
+int xrnic_gsi_init(struct xrnic_dev *xn);
+void xrnic_gsi_destroy(struct xrnic_dev *xn);
+bool xrnic_gsi_event(struct xrnic_dev *xn, u32 cqn);
+int xrnic_gsi_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
+		   const void *mad, size_t len);
 
 /* xrnic_debugfs.c */
 void xrnic_debugfs_add(struct xrnic_dev *xn);

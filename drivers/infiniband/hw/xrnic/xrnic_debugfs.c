@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs: /sys/kernel/debug/xrnic/<pci address>/resources shows the
- * objects the device itself holds (QUERY_RESOURCES), so that tests can check
- * that nothing leaks on the device side.
+ * objects the device itself holds for users (QUERY_RESOURCES, less the
+ * driver's own GSI QP), so that tests can check that nothing leaks on the
+ * device side.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -16,13 +17,18 @@ static int xrnic_resources_show(struct seq_file *s, void *unused)
 	struct xrnic_resp_query_resources r;
 	int ret;
 
-	ret = xrnic_cmd_query_resources(s->private, &r);
+	struct xrnic_dev *xn = s->private;
+	u32 own;
+
+	ret = xrnic_cmd_query_resources(xn, &r);
 	if (ret)
 		return ret;
+	/* The GSI QP's PD, MR (three pages), CQ and QP. */
+	own = xn->gsi.mem ? 1 : 0;
 	seq_printf(s, "pd %u\nmr %u\ncq %u\nqp %u\nmr_pages %llu\nsrq %u\nmw %u\n",
-		   le32_to_cpu(r.pds), le32_to_cpu(r.mrs), le32_to_cpu(r.cqs),
-		   le32_to_cpu(r.qps), le64_to_cpu(r.mr_pages), le32_to_cpu(r.srqs),
-		   le32_to_cpu(r.mws));
+		   le32_to_cpu(r.pds) - own, le32_to_cpu(r.mrs) - own, le32_to_cpu(r.cqs) - own,
+		   le32_to_cpu(r.qps) - own, le64_to_cpu(r.mr_pages) - 3 * own,
+		   le32_to_cpu(r.srqs), le32_to_cpu(r.mws));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(xrnic_resources);

@@ -211,7 +211,7 @@ static irqreturn_t xrnic_ceq_irq(int irq, void *data)
 	struct xrnic_dev *xn = eq->xn;
 	struct xrnic_eqe *e;
 	struct xr_cq *cq;
-	u32 done;
+	u32 done, cqn;
 
 	for (done = 0; done < XRNIC_CEQ_DEPTH; done++) {
 		e = xrnic_ring_next(eq->ring, sizeof(*e),
@@ -219,12 +219,15 @@ static irqreturn_t xrnic_ceq_irq(int irq, void *data)
 				    XRNIC_CEQ_DEPTH, eq->cc);
 		if (!e)
 			break;
+		cqn = le32_to_cpu(READ_ONCE(e->cqn));
+		eq->cc++;
+		if (xrnic_gsi_event(xn, cqn))
+			continue;
 		xa_lock(&xn->cqs);
-		cq = xa_load(&xn->cqs, le32_to_cpu(READ_ONCE(e->cqn)));
+		cq = xa_load(&xn->cqs, cqn);
 		if (cq)
 			xr_cq_comp_event(cq);
 		xa_unlock(&xn->cqs);
-		eq->cc++;
 	}
 	WRITE_ONCE(xrnic_ceq_db(eq)->ci, cpu_to_le32(eq->cc));
 	return IRQ_HANDLED;

@@ -689,6 +689,7 @@ const struct xr_device_ops xrnic_dev_ops = {
 	.detach_mcast = xrnic_detach_mcast,
 	.set_gid = xrnic_set_gid,
 	.query_stats = xrnic_query_stats,
+	.gsi_send = xrnic_gsi_send,
 	.counter_names = xrnic_counter_names,
 	.num_counters = XRNIC_NUM_COUNTERS,
 	.uverbs_abi_ver = XRNIC_UVERBS_ABI_VERSION,

@@ -242,9 +242,38 @@ TEST_F(cm, address_and_route_resolve_to_the_device_gids_and_path)
 	ASSERT_EQ(0, ibv_query_qp(id->qp, &qattr, IBV_QP_STATE | IBV_QP_PORT, &qinit));
 	EXPECT_EQ(IBV_QPS_INIT, qattr.qp_state);
 	EXPECT_EQ(1, qattr.port_num);
-	/* Connecting needs IB CM, which the core has not yet. */
-	EXPECT_EQ(-1, rdma_connect(id, NULL));
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	rdma_destroy_qp(id);
+	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
+/*
+ * A REQ over the GSI QPs, to ourselves: nobody here takes connection
+ * requests yet, so the CM answers with a REJ, "invalid service ID" (8), as
+ * Linux's does when nobody listens.
+ */
+TEST_F(cm, a_connection_request_nobody_takes_is_rejected)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct rdma_conn_param cp = { .responder_resources = 1, .initiator_depth = 1,
+				      .retry_count = 7, .rnr_retry_count = 7,
+				      .private_data = "hello", .private_data_len = 6 };
+	struct sockaddr_in dst = self->me;
+	struct rdma_cm_id *id;
+	int status = -1;
+
+	dst.sin_port = htons(7471);
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, resolve(self->ch, id, &dst));
+	ASSERT_EQ(0, rdma_create_qp(id, NULL, &init)) TH_LOG("%m");
+	ASSERT_EQ(0, rdma_connect(id, &cp)) TH_LOG("%m");
+	EXPECT_EQ(RDMA_CM_EVENT_REJECTED, next_event(self->ch, 20000, &status, NULL));
+	EXPECT_EQ(8, status);
+	/* Connecting twice is not a state an id can be in. */
+	EXPECT_EQ(-1, rdma_connect(id, &cp));
+	EXPECT_EQ(EINVAL, errno);
 	rdma_destroy_qp(id);
 	EXPECT_EQ(0, rdma_destroy_id(id));
 }

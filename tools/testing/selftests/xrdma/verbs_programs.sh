@@ -71,7 +71,7 @@ perftest() {
 }
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..18"
 
 out=$(ibv_devinfo -v -d $dev 2>&1)
 if echo "$out" | grep -q "hca_id:	$dev" &&
@@ -129,4 +129,36 @@ perftest ib_atomic_bw ib_atomic_bw -n 200
 perftest ib_write_lat ib_write_lat -s 8 -n 200
 perftest ib_read_lat ib_read_lat -s 8 -n 200
 perftest ib_send_lat ib_send_lat -s 8 -n 200
+
+# rping (rdmacm-utils) through the RDMA CM: server and client in this guest
+# on the device's address (loopback through the device): the connection
+# (IB CM's REQ, REP and RTU over the GSI QP), ten pings whose data rping
+# checks (-v prints each), the disconnection on both sides.
+ndev=$(cat /sys/class/infiniband/$dev/ports/1/gid_attrs/ndevs/0)
+ip=${XRDMA_IP:-192.0.2.1}
+ip link set "$ndev" up && { ip addr add "$ip/24" dev "$ndev" 2>/dev/null; true; }
+for i in $(seq 100); do
+	grep -qi ":ffff:" /sys/class/infiniband/$dev/ports/1/gids/* && break
+	sleep 0.1
+done
+timeout 120 rping -s -a "$ip" -p 7174 -C 10 -v >/tmp/rping_server.log 2>&1 &
+server=$!
+for i in $(seq 300); do
+	timeout 120 rping -c -a "$ip" -p 7174 -C 10 -v >/tmp/rping_client.log 2>&1
+	client=$?
+	grep -q "RDMA_CM_EVENT_REJECTED" /tmp/rping_client.log || break
+	sleep 0.1	# the server is not listening yet
+done
+wait $server
+# (rping's server ends with status 255 when its client disconnects, on Linux too.)
+if [ $client -eq 0 ] && [ "$(grep -c "^ping data: rdma-ping-" /tmp/rping_client.log)" = 10 ] &&
+   [ "$(grep -c "^server ping data: rdma-ping-" /tmp/rping_server.log)" = 10 ] &&
+   grep -q "server DISCONNECT EVENT" /tmp/rping_server.log; then
+	ok rping_connects_pings_and_disconnects
+else
+	sed 's/^/# client: /' /tmp/rping_client.log
+	sed 's/^/# server: /' /tmp/rping_server.log
+	fail rping_connects_pings_and_disconnects
+fi
+ip addr del "$ip/24" dev "$ndev" 2>/dev/null
 exit $rc

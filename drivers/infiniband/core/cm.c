@@ -1,0 +1,850 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IB CM (IBTA chapter 12) over the GSI QP for RC connections, its messages
+ * laid out byte for byte as Linux's ib_cm lays them out (IBTA tables 106 to
+ * 113), so that either end may be Linux.  The active side sends a REQ, the
+ * passive side answers with a REP (or a REJ), the active side with an RTU;
+ * either side ends the connection with a DREQ, which a DREP answers.  A
+ * REQ, REP or DREQ is sent again after the response timeout, up to the
+ * REQ's retry count; a REQ that nobody here takes is rejected ("invalid
+ * service ID"), and a DREQ for a connection unknown here gets a DREP, as
+ * Linux does.  MRA, LAP, SIDR and TIMEWAIT are not here yet.
+ *
+ * Locking: connections are found by local communication ID in xr_ibcm_ids
+ * under its lock, which a reference (kref) outlives.  xr_ibcm.lock protects
+ * a connection's state and outstanding message, and is held while its
+ * handler runs (the handler may take its owner's locks, so the owner calls
+ * into a connection without them, and destroys it without them).
+ */
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "core_priv.h"
+
+#define XR_CM_CLASS_VERSION	2
+#define XR_MGMT_METHOD_SEND	0x03
+#define XR_CM_REQ_ATTR		0x0010
+#define XR_CM_REJ_ATTR		0x0012
+#define XR_CM_REP_ATTR		0x0013
+#define XR_CM_RTU_ATTR		0x0014
+#define XR_CM_DREQ_ATTR		0x0015
+#define XR_CM_DREP_ATTR		0x0016
+#define XR_CM_HI_TID		1	/* the high half of our transaction IDs */
+#define XR_CM_MSG_RESPONSE_REQ	0	/* REJ's "message rejected": a REQ */
+#define XR_CM_MSG_RESPONSE_REP	1	/* ... a REP */
+#define XR_CM_LID_PERMISSIVE	0xffff
+#define XR_CM_ACK_DELAY		15	/* the local CA ACK delay, as rxe's */
+
+/* A field of a CM message: @bits bits from bit @bit (MSB first) of byte @byte. */
+struct xr_cm_field {
+	u16 byte;
+	u8 bit;
+	u8 bits;
+};
+
+#define XR_CM_FIELD(name, byte, bit, bits) \
+	static const struct xr_cm_field name = { byte, bit, bits }
+
+/* Offsets after the 24-byte MAD header.  Every message starts with these two. */
+XR_CM_FIELD(LOCAL_COMM_ID, 0, 0, 32);
+XR_CM_FIELD(REMOTE_COMM_ID, 4, 0, 32);
+
+/* IBTA table 106: REQ (its byte 4 is the vendor ID, not a remote ID). */
+XR_CM_FIELD(REQ_SERVICE_ID, 8, 0, 64);
+XR_CM_FIELD(REQ_LOCAL_CA_GUID, 16, 0, 64);
+XR_CM_FIELD(REQ_LOCAL_QPN, 32, 0, 24);
+XR_CM_FIELD(REQ_RESPONDER_RESOURCES, 35, 0, 8);
+XR_CM_FIELD(REQ_INITIATOR_DEPTH, 39, 0, 8);
+XR_CM_FIELD(REQ_REMOTE_CM_RESPONSE_TIMEOUT, 43, 0, 5);
+XR_CM_FIELD(REQ_TRANSPORT_SERVICE_TYPE, 43, 5, 2);
+XR_CM_FIELD(REQ_END_TO_END_FLOW_CONTROL, 43, 7, 1);
+XR_CM_FIELD(REQ_STARTING_PSN, 44, 0, 24);
+XR_CM_FIELD(REQ_LOCAL_CM_RESPONSE_TIMEOUT, 47, 0, 5);
+XR_CM_FIELD(REQ_RETRY_COUNT, 47, 5, 3);
+XR_CM_FIELD(REQ_PARTITION_KEY, 48, 0, 16);
+XR_CM_FIELD(REQ_PATH_MTU, 50, 0, 4);
+XR_CM_FIELD(REQ_RNR_RETRY_COUNT, 50, 5, 3);
+XR_CM_FIELD(REQ_MAX_CM_RETRIES, 51, 0, 4);
+XR_CM_FIELD(REQ_SRQ, 51, 4, 1);
+XR_CM_FIELD(REQ_PRIMARY_LOCAL_LID, 52, 0, 16);
+XR_CM_FIELD(REQ_PRIMARY_REMOTE_LID, 54, 0, 16);
+XR_CM_FIELD(REQ_PRIMARY_FLOW_LABEL, 88, 0, 20);
+XR_CM_FIELD(REQ_PRIMARY_TRAFFIC_CLASS, 92, 0, 8);
+XR_CM_FIELD(REQ_PRIMARY_HOP_LIMIT, 93, 0, 8);
+XR_CM_FIELD(REQ_PRIMARY_LOCAL_ACK_TIMEOUT, 95, 0, 5);
+#define XR_CM_REQ_LOCAL_GID	56
+#define XR_CM_REQ_REMOTE_GID	72
+#define XR_CM_REQ_PRIVATE_DATA	140
+
+/* Table 108: REJ. */
+XR_CM_FIELD(REJ_MESSAGE_REJECTED, 8, 0, 2);
+XR_CM_FIELD(REJ_REASON, 10, 0, 16);
+#define XR_CM_REJ_PRIVATE_DATA	84
+
+/* Table 110: REP. */
+XR_CM_FIELD(REP_LOCAL_QPN, 12, 0, 24);
+XR_CM_FIELD(REP_STARTING_PSN, 20, 0, 24);
+XR_CM_FIELD(REP_RESPONDER_RESOURCES, 24, 0, 8);
+XR_CM_FIELD(REP_INITIATOR_DEPTH, 25, 0, 8);
+XR_CM_FIELD(REP_TARGET_ACK_DELAY, 26, 0, 5);
+XR_CM_FIELD(REP_END_TO_END_FLOW_CONTROL, 26, 7, 1);
+XR_CM_FIELD(REP_RNR_RETRY_COUNT, 27, 0, 3);
+XR_CM_FIELD(REP_SRQ, 27, 3, 1);
+XR_CM_FIELD(REP_LOCAL_CA_GUID, 28, 0, 64);
+#define XR_CM_REP_PRIVATE_DATA	36
+
+/* Tables 111 to 113: RTU, DREQ, DREP. */
+XR_CM_FIELD(DREQ_REMOTE_QPN, 8, 0, 24);
+#define XR_CM_RTU_PRIVATE_DATA	8
+#define XR_CM_DREQ_PRIVATE_DATA	12
+#define XR_CM_DREP_PRIVATE_DATA	8
+
+static void xr_cm_set(u8 *mad, const struct xr_cm_field *f, u64 v)
+{
+	u8 *m = mad + sizeof(struct xr_mad_hdr);
+	u32 i, pos;
+
+	for (i = 0; i < f->bits; i++) {
+		pos = f->byte * 8 + f->bit + i;
+		if ((v >> (f->bits - 1 - i)) & 1)
+			m[pos / 8] |= 0x80 >> (pos % 8);
+		else
+			m[pos / 8] &= ~(0x80 >> (pos % 8));
+	}
+}
+
+static u64 xr_cm_get(const u8 *mad, const struct xr_cm_field *f)
+{
+	const u8 *m = mad + sizeof(struct xr_mad_hdr);
+	u64 v = 0;
+	u32 i, pos;
+
+	for (i = 0; i < f->bits; i++) {
+		pos = f->byte * 8 + f->bit + i;
+		v = v << 1 | ((m[pos / 8] >> (7 - pos % 8)) & 1);
+	}
+	return v;
+}
+
+static u8 *xr_cm_data(u8 *mad, u32 off)
+{
+	return mad + sizeof(struct xr_mad_hdr) + off;
+}
+
+/* The MAD header of a CM message. */
+static void xr_cm_hdr(u8 *mad, u16 attr, __be64 tid)
+{
+	struct xr_mad_hdr *h = (struct xr_mad_hdr *)mad;
+
+	memset(mad, 0, XR_MAD_SIZE);
+	h->base_version = 1;
+	h->mgmt_class = XR_MGMT_CLASS_CM;
+	h->class_version = XR_CM_CLASS_VERSION;
+	h->method = XR_MGMT_METHOD_SEND;
+	h->attr_id = cpu_to_be16(attr);
+	h->tid = tid;
+}
+
+/* 4.096 us * 2^@t (an IBTA time exponent) in milliseconds, at least 1. */
+static unsigned long xr_cm_ms(u8 t)
+{
+	return max_t(u64, (4096ULL << min_t(u8, t, 31)) / 1000000, 1);
+}
+
+enum xr_ibcm_state {
+	XR_IBCM_REQ_SENT,
+	XR_IBCM_REQ_RCVD,
+	XR_IBCM_REP_SENT,
+	XR_IBCM_REP_RCVD,
+	XR_IBCM_ESTABLISHED,
+	XR_IBCM_DREQ_SENT,
+	XR_IBCM_IDLE,		/* ended: rejected, timed out, disconnected */
+};
+
+/**
+ * struct xr_ibcm - one RC connection of IB CM, either side
+ * @ref: held by its owner until xr_ibcm_destroy() and by whoever found it
+ * @xdev: its device (a reference)
+ * @port: the port
+ * @local_id: its local communication ID (in xr_ibcm_ids: @local_id ^
+ *	xr_ibcm_id_mask)
+ * @remote_id: the peer's
+ * @remote_guid: the peer's CA GUID
+ * @tid: the transaction ID of the connection's REQ (its REP and RTU take it)
+ * @ah: the peer's GSI QP
+ * @qp: what the owner's QP needs for RTR and RTS
+ * @lock: protects every field below; held across @handler
+ * @state: enum xr_ibcm_state
+ * @msg: the outstanding message (REQ, REP or DREQ), sent again on timeout
+ * @retries: sends of it left
+ * @timeout: between sends, in jiffies
+ * @timer: the response timeout
+ * @handler: tells the owner what happened
+ * @context: the owner's
+ */
+struct xr_ibcm {
+	struct kref ref;
+	struct xr_device *xdev;
+	u32 port;
+	u32 local_id;
+	u32 remote_id;
+	u64 remote_guid;
+	__be64 tid;
+	struct xr_gsi_ah ah;
+	struct xr_ibcm_qp qp;
+	struct mutex lock;	/* see above */
+	enum xr_ibcm_state state;
+	u8 msg[XR_MAD_SIZE];
+	u32 retries;
+	unsigned long timeout;
+	struct delayed_work timer;
+	xr_ibcm_handler handler;
+	void *context;
+};
+
+static DEFINE_XARRAY_ALLOC(xr_ibcm_ids);
+static u32 xr_ibcm_id_mask;
+
+static void xr_ibcm_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct xr_ibcm, ref));
+}
+
+/**
+ * xr_ibcm_get - keep a connection's memory while using it without its owner's lock
+ * @cm: the connection
+ */
+void xr_ibcm_get(struct xr_ibcm *cm)
+{
+	kref_get(&cm->ref);
+}
+
+/**
+ * xr_ibcm_put - give back what xr_ibcm_get() or a lookup took
+ * @cm: the connection
+ */
+void xr_ibcm_put(struct xr_ibcm *cm)
+{
+	kref_put(&cm->ref, xr_ibcm_release);
+}
+
+/* The connection whose local communication ID is @id, with a reference, or NULL. */
+static struct xr_ibcm *xr_ibcm_find(u32 id)
+{
+	struct xr_ibcm *cm;
+
+	xa_lock(&xr_ibcm_ids);
+	cm = xa_load(&xr_ibcm_ids, id ^ xr_ibcm_id_mask);
+	if (cm && !kref_get_unless_zero(&cm->ref))
+		cm = NULL;
+	xa_unlock(&xr_ibcm_ids);
+	return cm;
+}
+
+/* The passive connection of the peer's @remote_id, @guid (a REQ again), or NULL. */
+static struct xr_ibcm *xr_ibcm_find_remote(u32 remote_id, u64 guid)
+{
+	struct xr_ibcm *cm, *found = NULL;
+	unsigned long index;
+
+	xa_lock(&xr_ibcm_ids);
+	xa_for_each(&xr_ibcm_ids, index, cm) {
+		if (cm->remote_id == remote_id && cm->remote_guid == guid &&
+		    kref_get_unless_zero(&cm->ref)) {
+			found = cm;
+			break;
+		}
+	}
+	xa_unlock(&xr_ibcm_ids);
+	return found;
+}
+
+static void xr_ibcm_timeout(struct work_struct *work);
+
+static struct xr_ibcm *xr_ibcm_alloc(struct xr_device *xdev, u32 port, xr_ibcm_handler handler,
+				     void *context)
+{
+	struct xr_ibcm *cm;
+	u32 index;
+
+	cm = kzalloc(sizeof(*cm), GFP_KERNEL);
+	if (!cm)
+		return NULL;
+	kref_init(&cm->ref);
+	mutex_init(&cm->lock);
+	INIT_DELAYED_WORK(&cm->timer, xr_ibcm_timeout);
+	cm->xdev = xdev;
+	cm->port = port;
+	cm->handler = handler;
+	cm->context = context;
+	if (xa_alloc(&xr_ibcm_ids, &index, cm, xa_limit_32b, GFP_KERNEL)) {
+		kfree(cm);
+		return NULL;
+	}
+	cm->local_id = index ^ xr_ibcm_id_mask;
+	refcount_inc(&xdev->users);
+	return cm;
+}
+
+/*
+ * Tell the owner, under the lock (its handler may take the owner's locks);
+ * a connection event carries what the peer's QP does.
+ */
+static void xr_ibcm_event(struct xr_ibcm *cm, u32 event, int status, const void *pdata, u8 len)
+{
+	struct xr_cm_event ev = {
+		.event = event, .status = status, .private_data = pdata,
+		.private_data_len = pdata ? len : 0, .qp_num = cm->qp.dest_qpn,
+		.responder_resources = cm->qp.responder_resources,
+		.initiator_depth = cm->qp.initiator_depth,
+		.retry_count = cm->qp.retry_count, .rnr_retry_count = cm->qp.rnr_retry_count,
+	};
+
+	lockdep_assert_held(&cm->lock);
+	if (cm->handler)
+		cm->handler(cm->context, &ev);
+}
+
+/* Send the outstanding message now and again until answered or out of retries. */
+static void xr_ibcm_send_msg(struct xr_ibcm *cm)
+{
+	lockdep_assert_held(&cm->lock);
+	/* A full queue or a dead device: as a lost message, the timeout decides. */
+	xr_mad_send(cm->xdev, cm->port, &cm->ah, cm->msg);
+	mod_delayed_work(system_wq, &cm->timer, cm->timeout);
+}
+
+static void xr_ibcm_timeout(struct work_struct *work)
+{
+	struct xr_ibcm *cm = container_of(to_delayed_work(work), struct xr_ibcm, timer);
+	u32 event = XR_CM_EVENT_UNREACHABLE;
+
+	mutex_lock(&cm->lock);
+	switch (cm->state) {
+	case XR_IBCM_REQ_SENT:
+	case XR_IBCM_REP_SENT:
+	case XR_IBCM_DREQ_SENT:
+		if (cm->retries) {
+			cm->retries--;
+			xr_ibcm_send_msg(cm);
+			break;
+		}
+		/* A DREQ nobody answered: disconnected all the same, as Linux. */
+		if (cm->state == XR_IBCM_DREQ_SENT)
+			event = XR_CM_EVENT_DISCONNECTED;
+		cm->state = XR_IBCM_IDLE;
+		xr_ibcm_event(cm, event, event == XR_CM_EVENT_UNREACHABLE ? -ETIMEDOUT : 0,
+			      NULL, 0);
+		break;
+	default:
+		break;
+	}
+	mutex_unlock(&cm->lock);
+}
+
+/**
+ * xr_ibcm_connect - the active side: send a REQ
+ * @xdev: the device (the connection holds a reference until xr_ibcm_destroy())
+ * @p: the REQ's contents
+ * @handler: what happens next: REJECTED (the reason in status, the REJ's
+ *	private data), UNREACHABLE (no answer), CONNECT_RESPONSE (a REP: the
+ *	owner answers with xr_ibcm_send_rtu()), DISCONNECTED
+ * @context: for @handler
+ *
+ * Return: the connection, or an ERR_PTR (-ENOMEM, -EINVAL for private data
+ * too long).
+ */
+struct xr_ibcm *xr_ibcm_connect(struct xr_device *xdev, const struct xr_ibcm_req *p,
+				xr_ibcm_handler handler, void *context)
+{
+	struct xr_ibcm *cm;
+	u8 *m;
+
+	if (p->private_data_len > XR_IBCM_REQ_PRIVATE_LEN)
+		return ERR_PTR(-EINVAL);
+	cm = xr_ibcm_alloc(xdev, p->port, handler, context);
+	if (!cm)
+		return ERR_PTR(-ENOMEM);
+	cm->ah = p->ah;
+	cm->retries = p->max_cm_retries;
+	/* Linux's: twice the packet life time plus the peer's response time. */
+	cm->timeout = msecs_to_jiffies(2 * xr_cm_ms(p->packet_life_time) +
+				       xr_cm_ms(p->remote_cm_response_timeout));
+	cm->tid = cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id);
+	/*
+	 * Each side announces the PSN it receives from, as Linux's ib_cm
+	 * does (its RDMA CM sets RTR's rq_psn to it): the REQ's is ours.
+	 */
+	cm->qp = (struct xr_ibcm_qp){
+		.rq_psn = p->starting_psn, .mtu = p->mtu, .retry_count = p->retry_count,
+		.initiator_depth = p->initiator_depth,
+		.responder_resources = p->responder_resources,
+		.ack_timeout = min(31, max(p->packet_life_time + 1, XR_CM_ACK_DELAY)),
+	};
+
+	m = cm->msg;
+	xr_cm_hdr(m, XR_CM_REQ_ATTR, cm->tid);
+	xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+	xr_cm_set(m, &REQ_SERVICE_ID, p->service_id);
+	xr_cm_set(m, &REQ_LOCAL_CA_GUID, xdev->node_guid);
+	xr_cm_set(m, &REQ_LOCAL_QPN, p->qpn);
+	xr_cm_set(m, &REQ_RESPONDER_RESOURCES, p->responder_resources);
+	xr_cm_set(m, &REQ_INITIATOR_DEPTH, p->initiator_depth);
+	xr_cm_set(m, &REQ_REMOTE_CM_RESPONSE_TIMEOUT, p->remote_cm_response_timeout);
+	xr_cm_set(m, &REQ_TRANSPORT_SERVICE_TYPE, 0);	/* RC */
+	xr_cm_set(m, &REQ_END_TO_END_FLOW_CONTROL, p->flow_control);
+	xr_cm_set(m, &REQ_STARTING_PSN, p->starting_psn);
+	xr_cm_set(m, &REQ_LOCAL_CM_RESPONSE_TIMEOUT, p->local_cm_response_timeout);
+	xr_cm_set(m, &REQ_RETRY_COUNT, p->retry_count);
+	xr_cm_set(m, &REQ_PARTITION_KEY, XR_DEFAULT_PKEY);
+	xr_cm_set(m, &REQ_PATH_MTU, p->mtu);
+	xr_cm_set(m, &REQ_RNR_RETRY_COUNT, p->rnr_retry_count);
+	xr_cm_set(m, &REQ_MAX_CM_RETRIES, p->max_cm_retries);
+	xr_cm_set(m, &REQ_SRQ, p->srq);
+	/* A routed path: permissive LIDs (Linux's RoCE rule for hop limit > 1). */
+	xr_cm_set(m, &REQ_PRIMARY_LOCAL_LID, XR_CM_LID_PERMISSIVE);
+	xr_cm_set(m, &REQ_PRIMARY_REMOTE_LID, XR_CM_LID_PERMISSIVE);
+	memcpy(xr_cm_data(m, XR_CM_REQ_LOCAL_GID), p->sgid, 16);
+	memcpy(xr_cm_data(m, XR_CM_REQ_REMOTE_GID), p->ah.dgid, 16);
+	xr_cm_set(m, &REQ_PRIMARY_FLOW_LABEL, p->ah.flow_label);
+	xr_cm_set(m, &REQ_PRIMARY_TRAFFIC_CLASS, p->ah.traffic_class);
+	xr_cm_set(m, &REQ_PRIMARY_HOP_LIMIT, p->ah.hop_limit);
+	xr_cm_set(m, &REQ_PRIMARY_LOCAL_ACK_TIMEOUT, cm->qp.ack_timeout);
+	memcpy(xr_cm_data(m, XR_CM_REQ_PRIVATE_DATA), p->private_data, p->private_data_len);
+
+	mutex_lock(&cm->lock);
+	cm->state = XR_IBCM_REQ_SENT;
+	xr_ibcm_send_msg(cm);
+	mutex_unlock(&cm->lock);
+	return cm;
+}
+
+/**
+ * xr_ibcm_accept - the passive side: answer the REQ with a REP
+ * @cm: a connection whose REQ came (REQ_RCVD)
+ * @p: the local QP and what it takes; up to 196 bytes of private data
+ *
+ * RTU follows (ESTABLISHED), or after the retries UNREACHABLE.
+ *
+ * Return: 0, or -EINVAL in another state or for private data too long.
+ */
+int xr_ibcm_accept(struct xr_ibcm *cm, const struct xr_ibcm_rep *p)
+{
+	u8 *m = cm->msg;
+	int ret = 0;
+
+	if (p->private_data_len > XR_IBCM_REP_PRIVATE_LEN)
+		return -EINVAL;
+	mutex_lock(&cm->lock);
+	if (cm->state != XR_IBCM_REQ_RCVD) {
+		ret = -EINVAL;
+		goto out;
+	}
+	cm->qp.initiator_depth = p->initiator_depth;
+	cm->qp.responder_resources = p->responder_resources;
+	xr_cm_hdr(m, XR_CM_REP_ATTR, cm->tid);
+	xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+	xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+	xr_cm_set(m, &REP_LOCAL_QPN, p->qpn);
+	xr_cm_set(m, &REP_STARTING_PSN, cm->qp.rq_psn);
+	xr_cm_set(m, &REP_RESPONDER_RESOURCES, p->responder_resources);
+	xr_cm_set(m, &REP_INITIATOR_DEPTH, p->initiator_depth);
+	xr_cm_set(m, &REP_TARGET_ACK_DELAY, XR_CM_ACK_DELAY);
+	xr_cm_set(m, &REP_END_TO_END_FLOW_CONTROL, p->flow_control);
+	xr_cm_set(m, &REP_RNR_RETRY_COUNT, p->rnr_retry_count);
+	xr_cm_set(m, &REP_SRQ, p->srq);
+	xr_cm_set(m, &REP_LOCAL_CA_GUID, cm->xdev->node_guid);
+	memcpy(xr_cm_data(m, XR_CM_REP_PRIVATE_DATA), p->private_data, p->private_data_len);
+	cm->state = XR_IBCM_REP_SENT;
+	xr_ibcm_send_msg(cm);
+out:
+	mutex_unlock(&cm->lock);
+	return ret;
+}
+
+/* A message that needs no answer: REJ, RTU, DREP. */
+static void xr_ibcm_send_once(struct xr_ibcm *cm, u8 *m)
+{
+	xr_mad_send(cm->xdev, cm->port, &cm->ah, m);
+}
+
+/**
+ * xr_ibcm_send_rtu - the active side: the REP came, the QP is ready: RTU
+ * @cm: a connection in REP_RCVD
+ *
+ * Return: 0 (ESTABLISHED), or -EINVAL in another state.
+ */
+int xr_ibcm_send_rtu(struct xr_ibcm *cm)
+{
+	u8 m[XR_MAD_SIZE];
+	int ret = 0;
+
+	mutex_lock(&cm->lock);
+	if (cm->state == XR_IBCM_REP_RCVD) {
+		xr_cm_hdr(m, XR_CM_RTU_ATTR, cm->tid);
+		xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+		xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+		xr_ibcm_send_once(cm, m);
+		cm->state = XR_IBCM_ESTABLISHED;
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&cm->lock);
+	return ret;
+}
+
+/**
+ * xr_ibcm_reject - the passive side: refuse the REQ (or the active side a REP)
+ * @cm: a connection in REQ_RCVD or REP_RCVD
+ * @reason: the IBTA rejection reason
+ * @pdata: up to 148 bytes for the peer
+ * @len: their length
+ *
+ * Return: 0 (the connection ended), or -EINVAL.
+ */
+int xr_ibcm_reject(struct xr_ibcm *cm, u16 reason, const void *pdata, u8 len)
+{
+	u8 m[XR_MAD_SIZE];
+	int ret = 0;
+
+	if (len > XR_IBCM_REJ_PRIVATE_LEN)
+		return -EINVAL;
+	mutex_lock(&cm->lock);
+	if (cm->state == XR_IBCM_REQ_RCVD || cm->state == XR_IBCM_REP_RCVD) {
+		xr_cm_hdr(m, XR_CM_REJ_ATTR, cm->tid);
+		xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+		xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+		xr_cm_set(m, &REJ_MESSAGE_REJECTED, cm->state == XR_IBCM_REQ_RCVD ?
+			  XR_CM_MSG_RESPONSE_REQ : XR_CM_MSG_RESPONSE_REP);
+		xr_cm_set(m, &REJ_REASON, reason);
+		if (len)
+			memcpy(xr_cm_data(m, XR_CM_REJ_PRIVATE_DATA), pdata, len);
+		xr_ibcm_send_once(cm, m);
+		cm->state = XR_IBCM_IDLE;
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&cm->lock);
+	return ret;
+}
+
+/**
+ * xr_ibcm_disconnect - end an established connection with a DREQ
+ * @cm: the connection
+ *
+ * DISCONNECTED follows when the DREP comes, or after the retries.
+ *
+ * Return: 0, or -EINVAL when it is not established.
+ */
+int xr_ibcm_disconnect(struct xr_ibcm *cm)
+{
+	u8 *m = cm->msg;
+	int ret = 0;
+
+	mutex_lock(&cm->lock);
+	if (cm->state != XR_IBCM_ESTABLISHED) {
+		ret = -EINVAL;
+		goto out;
+	}
+	xr_cm_hdr(m, XR_CM_DREQ_ATTR, cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id));
+	xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+	xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+	xr_cm_set(m, &DREQ_REMOTE_QPN, cm->qp.dest_qpn);
+	cm->state = XR_IBCM_DREQ_SENT;
+	xr_ibcm_send_msg(cm);
+out:
+	mutex_unlock(&cm->lock);
+	return ret;
+}
+
+/**
+ * xr_ibcm_qp_attr - what the owner's QP needs (RTR: the peer; RTS: ours)
+ * @cm: a connection whose REQ (passive) or REP (active) came
+ * @qp: out
+ *
+ * Return: 0, or -EINVAL before that.
+ */
+int xr_ibcm_qp_attr(struct xr_ibcm *cm, struct xr_ibcm_qp *qp)
+{
+	int ret = 0;
+
+	mutex_lock(&cm->lock);
+	if (cm->state == XR_IBCM_REQ_SENT || cm->state == XR_IBCM_IDLE)
+		ret = -EINVAL;
+	else
+		*qp = cm->qp;
+	mutex_unlock(&cm->lock);
+	return ret;
+}
+
+/**
+ * xr_ibcm_destroy - forget a connection; its handler is not called after this
+ * @cm: the connection
+ *
+ * As Linux's ib_cm does, a connection its owner drops ends toward the peer
+ * too: an established one with a DREQ, a request or reply not yet answered
+ * with a REJ (sent once).
+ *
+ * Context: process context; must not hold what the handler takes.
+ */
+void xr_ibcm_destroy(struct xr_ibcm *cm)
+{
+	u8 m[XR_MAD_SIZE];
+
+	xa_erase(&xr_ibcm_ids, cm->local_id ^ xr_ibcm_id_mask);
+	mutex_lock(&cm->lock);
+	cm->handler = NULL;
+	if (cm->state == XR_IBCM_ESTABLISHED) {
+		xr_cm_hdr(m, XR_CM_DREQ_ATTR, cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id));
+		xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+		xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+		xr_cm_set(m, &DREQ_REMOTE_QPN, cm->qp.dest_qpn);
+		xr_ibcm_send_once(cm, m);
+	} else if (cm->state == XR_IBCM_REQ_RCVD || cm->state == XR_IBCM_REP_RCVD) {
+		mutex_unlock(&cm->lock);
+		xr_ibcm_reject(cm, XR_CM_REJ_CONSUMER_DEFINED, NULL, 0);
+		mutex_lock(&cm->lock);
+	}
+	cm->state = XR_IBCM_IDLE;
+	mutex_unlock(&cm->lock);
+	cancel_delayed_work_sync(&cm->timer);
+	xr_device_put(cm->xdev);
+	xr_ibcm_put(cm);
+}
+
+/**
+ * xr_ibcm_set_handler - give a passive connection to its owner
+ * @cm: the connection, from the REQ handler (xr_cma_req())
+ * @handler: what happens next: ESTABLISHED, REJECTED, UNREACHABLE,
+ *	DISCONNECTED
+ * @context: for @handler
+ */
+void xr_ibcm_set_handler(struct xr_ibcm *cm, xr_ibcm_handler handler, void *context)
+{
+	mutex_lock(&cm->lock);
+	cm->handler = handler;
+	cm->context = context;
+	mutex_unlock(&cm->lock);
+}
+
+/* A REQ: a passive connection for the RDMA CM to take, or a REJ. */
+static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc,
+			     const u8 *req)
+{
+	u32 remote_id = xr_cm_get(req, &LOCAL_COMM_ID);
+	u64 guid = xr_cm_get(req, &REQ_LOCAL_CA_GUID);
+	struct xr_ibcm_req_rcvd r = {};
+	struct xr_gsi_ah ah;
+	struct xr_ibcm *cm;
+	u8 rej[XR_MAD_SIZE];
+	u8 timeout;
+
+	/* The same REQ again (our REP was lost or slow): the REP again. */
+	cm = xr_ibcm_find_remote(remote_id, guid);
+	if (cm) {
+		mutex_lock(&cm->lock);
+		if (cm->state == XR_IBCM_REP_SENT)
+			xr_ibcm_send_msg(cm);
+		mutex_unlock(&cm->lock);
+		xr_ibcm_put(cm);
+		return;
+	}
+	if (xr_mad_reply_ah(xdev, port, wc, &ah))
+		return;
+	/* Only RC connections are taken (UC, XRC: rejected as not supported). */
+	cm = xr_cm_get(req, &REQ_TRANSPORT_SERVICE_TYPE) ? NULL :
+	     xr_ibcm_alloc(xdev, port, NULL, NULL);
+	if (cm) {
+		cm->remote_id = remote_id;
+		cm->remote_guid = guid;
+		cm->tid = ((const struct xr_mad_hdr *)req)->tid;
+		cm->ah = ah;
+		cm->ah.traffic_class = xr_cm_get(req, &REQ_PRIMARY_TRAFFIC_CLASS);
+		cm->ah.flow_label = xr_cm_get(req, &REQ_PRIMARY_FLOW_LABEL);
+		cm->retries = xr_cm_get(req, &REQ_MAX_CM_RETRIES);
+		/* The peer's response timeout, and a RoCE path's life time twice. */
+		timeout = xr_cm_get(req, &REQ_REMOTE_CM_RESPONSE_TIMEOUT);
+		cm->timeout = msecs_to_jiffies(2 * xr_cm_ms(16) + xr_cm_ms(timeout));
+		cm->qp = (struct xr_ibcm_qp){
+			.dest_qpn = xr_cm_get(req, &REQ_LOCAL_QPN),
+			/* The REQ's PSN is the one we send from; ours the REP's. */
+			.sq_psn = xr_cm_get(req, &REQ_STARTING_PSN),
+			.rq_psn = get_random_u32() & 0xffffff,
+			.mtu = xr_cm_get(req, &REQ_PATH_MTU),
+			.retry_count = xr_cm_get(req, &REQ_RETRY_COUNT),
+			.rnr_retry_count = xr_cm_get(req, &REQ_RNR_RETRY_COUNT),
+			.ack_timeout = xr_cm_get(req, &REQ_PRIMARY_LOCAL_ACK_TIMEOUT),
+			/* Ours, from the peer's: it reads what we take, and back. */
+			.responder_resources = xr_cm_get(req, &REQ_INITIATOR_DEPTH),
+			.initiator_depth = xr_cm_get(req, &REQ_RESPONDER_RESOURCES),
+			.sgid_index = ah.sgid_index,
+			.hop_limit = xr_cm_get(req, &REQ_PRIMARY_HOP_LIMIT),
+			.traffic_class = cm->ah.traffic_class,
+			.flow_label = cm->ah.flow_label,
+		};
+		memcpy(cm->qp.dgid, ah.dgid, 16);
+		cm->state = XR_IBCM_REQ_RCVD;
+		r = (struct xr_ibcm_req_rcvd){
+			.port = port, .service_id = xr_cm_get(req, &REQ_SERVICE_ID),
+			.qpn = cm->qp.dest_qpn,
+			.responder_resources = cm->qp.responder_resources,
+			.initiator_depth = cm->qp.initiator_depth,
+			.flow_control = xr_cm_get(req, &REQ_END_TO_END_FLOW_CONTROL),
+			.retry_count = cm->qp.retry_count,
+			.rnr_retry_count = cm->qp.rnr_retry_count,
+			.srq = xr_cm_get(req, &REQ_SRQ),
+			.private_data = req + sizeof(struct xr_mad_hdr) + XR_CM_REQ_PRIVATE_DATA,
+		};
+		memcpy(r.sgid, wc->dgid, 16);
+		memcpy(r.dgid, wc->sgid, 16);
+		/* The RDMA CM takes it (and then owns it), or nobody listens. */
+		if (!xr_cma_req(xdev, cm, &r))
+			return;
+		cm->state = XR_IBCM_IDLE;	/* the REJ below says why */
+		xr_ibcm_destroy(cm);
+	}
+	xr_cm_hdr(rej, XR_CM_REJ_ATTR, ((const struct xr_mad_hdr *)req)->tid);
+	xr_cm_set(rej, &REMOTE_COMM_ID, remote_id);
+	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, XR_CM_MSG_RESPONSE_REQ);
+	xr_cm_set(rej, &REJ_REASON, XR_CM_REJ_INVALID_SERVICE_ID);
+	xr_mad_send(xdev, port, &ah, rej);
+}
+
+/* A DREQ for a connection unknown here: a DREP all the same, as Linux. */
+static void xr_ibcm_drep_unknown(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc,
+				 const u8 *dreq)
+{
+	struct xr_gsi_ah ah;
+	u8 m[XR_MAD_SIZE];
+
+	if (xr_mad_reply_ah(xdev, port, wc, &ah))
+		return;
+	xr_cm_hdr(m, XR_CM_DREP_ATTR, ((const struct xr_mad_hdr *)dreq)->tid);
+	xr_cm_set(m, &LOCAL_COMM_ID, xr_cm_get(dreq, &REMOTE_COMM_ID));
+	xr_cm_set(m, &REMOTE_COMM_ID, xr_cm_get(dreq, &LOCAL_COMM_ID));
+	xr_mad_send(xdev, port, &ah, m);
+}
+
+/* A message of connection @cm (its state under the lock). */
+static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
+{
+	u8 *pdata = (u8 *)mad + sizeof(struct xr_mad_hdr);
+	u8 m[XR_MAD_SIZE];
+
+	lockdep_assert_held(&cm->lock);
+	switch (attr) {
+	case XR_CM_REJ_ATTR:
+		if (cm->state != XR_IBCM_REQ_SENT && cm->state != XR_IBCM_REP_SENT)
+			break;
+		cm->state = XR_IBCM_IDLE;
+		xr_ibcm_event(cm, XR_CM_EVENT_REJECTED, xr_cm_get(mad, &REJ_REASON),
+			      pdata + XR_CM_REJ_PRIVATE_DATA, XR_IBCM_REJ_PRIVATE_LEN);
+		break;
+	case XR_CM_REP_ATTR:
+		if (cm->state == XR_IBCM_ESTABLISHED) {
+			/* Our RTU was lost: again. */
+			xr_cm_hdr(m, XR_CM_RTU_ATTR, cm->tid);
+			xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+			xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+			xr_ibcm_send_once(cm, m);
+			break;
+		}
+		if (cm->state != XR_IBCM_REQ_SENT)
+			break;
+		cm->remote_id = xr_cm_get(mad, &LOCAL_COMM_ID);
+		cm->remote_guid = xr_cm_get(mad, &REP_LOCAL_CA_GUID);
+		cm->qp.dest_qpn = xr_cm_get(mad, &REP_LOCAL_QPN);
+		cm->qp.sq_psn = xr_cm_get(mad, &REP_STARTING_PSN);
+		/* What the peer grants: its reads for our initiator, and ours. */
+		cm->qp.initiator_depth = min_t(u8, cm->qp.initiator_depth,
+					       xr_cm_get(mad, &REP_RESPONDER_RESOURCES));
+		cm->qp.responder_resources = xr_cm_get(mad, &REP_INITIATOR_DEPTH);
+		cm->qp.rnr_retry_count = xr_cm_get(mad, &REP_RNR_RETRY_COUNT);
+		cm->qp.sgid_index = cm->ah.sgid_index;
+		cm->qp.hop_limit = cm->ah.hop_limit;
+		cm->qp.traffic_class = cm->ah.traffic_class;
+		cm->qp.flow_label = cm->ah.flow_label;
+		memcpy(cm->qp.dgid, cm->ah.dgid, 16);
+		cm->state = XR_IBCM_REP_RCVD;
+		cancel_delayed_work(&cm->timer);
+		xr_ibcm_event(cm, XR_CM_EVENT_CONNECT_RESPONSE, 0, pdata + XR_CM_REP_PRIVATE_DATA,
+			      XR_IBCM_REP_PRIVATE_LEN);
+		break;
+	case XR_CM_RTU_ATTR:
+		if (cm->state != XR_IBCM_REP_SENT)
+			break;
+		cm->state = XR_IBCM_ESTABLISHED;
+		cancel_delayed_work(&cm->timer);
+		xr_ibcm_event(cm, XR_CM_EVENT_ESTABLISHED, 0, NULL, 0);
+		break;
+	case XR_CM_DREQ_ATTR:
+		xr_cm_hdr(m, XR_CM_DREP_ATTR, ((const struct xr_mad_hdr *)mad)->tid);
+		xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+		xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+		xr_ibcm_send_once(cm, m);
+		/* Both sides asked at once: the DREP ends ours all the same. */
+		if (cm->state != XR_IBCM_ESTABLISHED && cm->state != XR_IBCM_DREQ_SENT &&
+		    cm->state != XR_IBCM_REP_SENT)
+			break;
+		cm->state = XR_IBCM_IDLE;
+		cancel_delayed_work(&cm->timer);
+		xr_ibcm_event(cm, XR_CM_EVENT_DISCONNECTED, 0,
+			      pdata + XR_CM_DREQ_PRIVATE_DATA, XR_IBCM_DREQ_PRIVATE_LEN);
+		break;
+	case XR_CM_DREP_ATTR:
+		if (cm->state != XR_IBCM_DREQ_SENT)
+			break;
+		cm->state = XR_IBCM_IDLE;
+		cancel_delayed_work(&cm->timer);
+		xr_ibcm_event(cm, XR_CM_EVENT_DISCONNECTED, 0, NULL, 0);
+		break;
+	}
+}
+
+/**
+ * xr_ibcm_recv - a CM MAD arrived on a port's GSI QP
+ * @xdev: the device
+ * @port: the port
+ * @wc: where it came from
+ * @mad: XR_MAD_SIZE bytes
+ *
+ * Context: process context (mad.c's work).
+ */
+void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, const u8 *mad)
+{
+	const struct xr_mad_hdr *h = (const struct xr_mad_hdr *)mad;
+	u16 attr = be16_to_cpu(h->attr_id);
+	struct xr_ibcm *cm;
+
+	if (h->class_version != XR_CM_CLASS_VERSION || h->method != XR_MGMT_METHOD_SEND)
+		return;
+	if (attr == XR_CM_REQ_ATTR) {
+		xr_ibcm_req_rcvd(xdev, port, wc, mad);
+		return;
+	}
+	if (attr < XR_CM_REJ_ATTR || attr > XR_CM_DREP_ATTR)
+		return;		/* not here yet: MRA, SIDR, LAP, APR */
+	/* Every message but REQ names our ID as its remote one. */
+	cm = xr_ibcm_find(xr_cm_get(mad, &REMOTE_COMM_ID));
+	if (!cm || cm->xdev != xdev ||
+	    (attr != XR_CM_REP_ATTR && attr != XR_CM_REJ_ATTR &&
+	     cm->remote_id != xr_cm_get(mad, &LOCAL_COMM_ID))) {
+		if (attr == XR_CM_DREQ_ATTR)
+			xr_ibcm_drep_unknown(xdev, port, wc, mad);
+	} else {
+		mutex_lock(&cm->lock);
+		xr_ibcm_msg_rcvd(cm, attr, mad);
+		mutex_unlock(&cm->lock);
+	}
+	if (cm)
+		xr_ibcm_put(cm);
+}
+
+/**
+ * xr_ibcm_init - choose the mask that makes local communication IDs unlike
+ * those of this host's last boot
+ */
+void xr_ibcm_init(void)
+{
+	xr_ibcm_id_mask = get_random_u32();
+}
