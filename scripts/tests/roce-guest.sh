@@ -54,12 +54,13 @@ LIST
 export UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=xrnic0:1
 
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 5))"
+echo "1..$(($(tests | wc -l) + 6))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
 	pair_run "roce.$name" 1 "$prog" $args
 done </tmp/roce-tests
+pair_rping roce.rping_through_the_rdma_cm 1
 pair_rping_rejected roce.rping_to_a_port_nobody_listens_on_is_rejected
 pair_icrc_check roce
 
