@@ -621,7 +621,11 @@ void xr_ibcm_destroy(struct xr_ibcm *cm)
  */
 void xr_ibcm_set_handler(struct xr_ibcm *cm, xr_ibcm_handler handler, void *context)
 {
-	mutex_lock(&cm->lock);
+	/*
+	 * Called under the new owner's lock, which the handler takes under
+	 * ours: a connection with no handler yet is a lock class apart.
+	 */
+	mutex_lock_nested(&cm->lock, SINGLE_DEPTH_NESTING);
 	cm->handler = handler;
 	cm->context = context;
 	mutex_unlock(&cm->lock);

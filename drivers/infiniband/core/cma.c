@@ -1075,14 +1075,14 @@ int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
 {
 	u8 pdata[XR_CMA_HDR_LEN + RDMA_MAX_PRIVATE_DATA];
 	struct xr_ibcm_req req = {};
+	struct xr_device *xdev;
 	struct xr_ibcm *cm;
-	int ret = 0;
 
 	mutex_lock(&id->lock);
 	if (id->state != XR_CM_ROUTE_RESOLVED || id->qp_type != IB_UVERBS_QPT_RC ||
 	    cp->private_data_len > 92 - XR_CMA_HDR_LEN) {
-		ret = -EINVAL;
-		goto out;
+		mutex_unlock(&id->lock);
+		return -EINVAL;
 	}
 	xr_cma_hdr(id, pdata);
 	memcpy(pdata + XR_CMA_HDR_LEN, cp->private_data, cp->private_data_len);
@@ -1112,18 +1112,35 @@ int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
 	memcpy(req.ah.dgid, id->dgid, 16);
 	ether_addr_copy(req.ah.dmac, id->dmac);
 	memcpy(req.sgid, id->sgid, 16);
-	/* A REJ may come at once: its event waits for this lock. */
 	id->state = XR_CM_CONNECT;
-	cm = xr_ibcm_connect(id->xdev, &req, xr_cma_ibcm_handler, id);
-	if (IS_ERR(cm)) {
-		id->state = XR_CM_ROUTE_RESOLVED;
-		ret = PTR_ERR(cm);
-		goto out;
-	}
-	id->ibcm = cm;
-out:
+	/* Ours while the id's lock is not held (the device may be going). */
+	xdev = id->xdev;
+	refcount_inc(&xdev->users);
 	mutex_unlock(&id->lock);
-	return ret;
+
+	/*
+	 * Without the id's lock: the connection's events take it under the
+	 * connection's.  Only this file's commands destroy the id, and they
+	 * wait for this one.
+	 */
+	cm = xr_ibcm_connect(xdev, &req, xr_cma_ibcm_handler, id);
+	xr_device_put(xdev);
+	mutex_lock(&id->lock);
+	if (IS_ERR(cm)) {
+		if (id->state == XR_CM_CONNECT)
+			id->state = XR_CM_ROUTE_RESOLVED;
+		mutex_unlock(&id->lock);
+		return PTR_ERR(cm);
+	}
+	if (id->state == XR_CM_CONNECT) {
+		id->ibcm = cm;
+		cm = NULL;
+	}
+	mutex_unlock(&id->lock);
+	/* The device went meanwhile: the attempt goes too. */
+	if (cm)
+		xr_ibcm_destroy(cm);
+	return 0;
 }
 
 /* The id's connection with a reference, if it is in @state: taken without the id's lock. */
@@ -1303,7 +1320,7 @@ int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_
 	struct xr_port_attr pa;
 	int ret;
 
-	if (xr_cma_hdr_addrs(r->private_data, &src, &dst))
+	if (xr_cma_hdr_addrs(r->private_data, &src, &dst) || xr_ibcm_qp_attr(cm, &qp))
 		return -ENOENT;
 	mutex_lock(&xr_cma_lock);
 	list_for_each_entry(id, &xr_cma_ids, list) {
@@ -1328,8 +1345,6 @@ int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_
 	mutex_lock_nested(&id->lock, SINGLE_DEPTH_NESTING);
 	refcount_inc(&xdev->users);
 	ret = xr_cma_attach(id, xdev, r->port);
-	if (!ret)
-		ret = xr_ibcm_qp_attr(cm, &qp);
 	if (!ret)
 		ret = xr_query_port(xdev, r->port, &pa);
 	if (ret) {
