@@ -87,6 +87,28 @@ pair_rping() {
 	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
 }
 
+# pair_cm_run NAME SERVER SERVER_COMMAND CLIENT_COMMAND: a program of the
+# RDMA CM (librdmacm) as typed, guest SERVER running SERVER_COMMAND, the
+# other CLIENT_COMMAND (again while it is rejected or refused: the server
+# does not listen yet); both must end with status 0.
+pair_cm_run() {
+	name=$1 server=$2
+	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
+		timeout 120 sh -c "$3" >/tmp/cm.log 2>&1
+		st=$?
+		[ $st = 0 ] || sed 's/^/# server: /' /tmp/cm.log
+	else
+		for try in $(seq 100); do
+			timeout 120 sh -c "$4" >/tmp/cm.log 2>&1
+			st=$?
+			grep -q -i -E "rejected|refused|unable to connect|couldn't connect" /tmp/cm.log || break
+			sleep 0.3
+		done
+		[ $st = 0 ] || sed 's/^/# client: /' /tmp/cm.log
+	fi
+	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
+}
+
 # pair_rping_rejected NAME: rping to the peer's port 7471, where nobody
 # listens: the peer's connection manager answers the REQ with a REJ
 # ("invalid service ID", 8), which rping reports.  Both guests do it at
