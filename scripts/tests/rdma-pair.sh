@@ -89,8 +89,8 @@ pair_rping() {
 
 # pair_cm_run NAME SERVER SERVER_COMMAND CLIENT_COMMAND: a program of the
 # RDMA CM (librdmacm) as typed, guest SERVER running SERVER_COMMAND, the
-# other CLIENT_COMMAND (again while it is rejected or refused: the server
-# does not listen yet); both must end with status 0.
+# other CLIENT_COMMAND (again while it is rejected, refused or unsupported:
+# the server does not listen yet); both must end with status 0.
 pair_cm_run() {
 	name=$1 server=$2
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
@@ -101,7 +101,9 @@ pair_cm_run() {
 		for try in $(seq 100); do
 			timeout 120 sh -c "$4" >/tmp/cm.log 2>&1
 			st=$?
-			grep -q -i -E "rejected|refused|unable to connect|couldn't connect" /tmp/cm.log || break
+			# Not listening yet: a REJ, or a SIDR_REP saying "unsupported" (1).
+			grep -q -i -E "rejected|refused|unable to connect|couldn't connect|unreachable, error: 1$" \
+				/tmp/cm.log || break
 			sleep 0.3
 		done
 		[ $st = 0 ] || sed 's/^/# client: /' /tmp/cm.log

@@ -8,7 +8,10 @@
  * REQ, REP or DREQ is sent again after the response timeout, up to the
  * REQ's retry count; a REQ that nobody here takes is rejected ("invalid
  * service ID"), and a DREQ for a connection unknown here gets a DREP, as
- * Linux does.  MRA, LAP, SIDR and TIMEWAIT are not here yet.
+ * Linux does.  A UD service is resolved with SIDR: a SIDR_REQ (sent again
+ * like a REQ) that the passive side answers with a SIDR_REP giving its QP
+ * and Q_Key, or a status saying why not.  MRA, LAP and TIMEWAIT are not
+ * here yet.
  *
  * Locking: connections are found by local communication ID in xr_ibcm_ids
  * under its lock, which a reference (kref) outlives.  xr_ibcm.lock protects
@@ -29,6 +32,8 @@
 #define XR_CM_RTU_ATTR		0x0014
 #define XR_CM_DREQ_ATTR		0x0015
 #define XR_CM_DREP_ATTR		0x0016
+#define XR_CM_SIDR_REQ_ATTR	0x0017
+#define XR_CM_SIDR_REP_ATTR	0x0018
 #define XR_CM_HI_TID		1	/* the high half of our transaction IDs */
 #define XR_CM_MSG_RESPONSE_REQ	0	/* REJ's "message rejected": a REQ */
 #define XR_CM_MSG_RESPONSE_REP	1	/* ... a REP */
@@ -99,6 +104,16 @@ XR_CM_FIELD(DREQ_REMOTE_QPN, 8, 0, 24);
 #define XR_CM_DREQ_PRIVATE_DATA	12
 #define XR_CM_DREP_PRIVATE_DATA	8
 
+/* Tables 119 and 120: SIDR_REQ and SIDR_REP, whose request ID is the REQ's local ID. */
+XR_CM_FIELD(SIDR_REQ_PARTITION_KEY, 4, 0, 16);
+XR_CM_FIELD(SIDR_REQ_SERVICE_ID, 8, 0, 64);
+XR_CM_FIELD(SIDR_REP_STATUS, 4, 0, 8);
+XR_CM_FIELD(SIDR_REP_QPN, 8, 0, 24);
+XR_CM_FIELD(SIDR_REP_SERVICE_ID, 12, 0, 64);
+XR_CM_FIELD(SIDR_REP_QKEY, 20, 0, 32);
+#define XR_CM_SIDR_REQ_PRIVATE_DATA	16
+#define XR_CM_SIDR_REP_PRIVATE_DATA	96
+
 static void xr_cm_set(u8 *mad, const struct xr_cm_field *f, u64 v)
 {
 	u8 *m = mad + sizeof(struct xr_mad_hdr);
@@ -158,6 +173,9 @@ enum xr_ibcm_state {
 	XR_IBCM_REP_RCVD,
 	XR_IBCM_ESTABLISHED,
 	XR_IBCM_DREQ_SENT,
+	XR_IBCM_SIDR_REQ_SENT,
+	XR_IBCM_SIDR_REQ_RCVD,
+	XR_IBCM_SIDR_REP_SENT,	/* @msg: sent again for the same SIDR_REQ */
 	XR_IBCM_IDLE,		/* ended: rejected, timed out, disconnected */
 };
 
@@ -171,8 +189,10 @@ enum xr_ibcm_state {
  * @remote_id: the peer's
  * @remote_guid: the peer's CA GUID
  * @tid: the transaction ID of the connection's REQ (its REP and RTU take it)
+ * @service_id: a SIDR_REQ's service
  * @ah: the peer's GSI QP
  * @qp: what the owner's QP needs for RTR and RTS
+ * @qkey: the Q_Key a SIDR_REP gave
  * @lock: protects every field below; held across @handler
  * @state: enum xr_ibcm_state
  * @msg: the outstanding message (REQ, REP or DREQ), sent again on timeout
@@ -190,8 +210,10 @@ struct xr_ibcm {
 	u32 remote_id;
 	u64 remote_guid;
 	__be64 tid;
+	u64 service_id;
 	struct xr_gsi_ah ah;
 	struct xr_ibcm_qp qp;
+	u32 qkey;
 	struct mutex lock;	/* see above */
 	enum xr_ibcm_state state;
 	u8 msg[XR_MAD_SIZE];
@@ -241,8 +263,11 @@ static struct xr_ibcm *xr_ibcm_find(u32 id)
 	return cm;
 }
 
-/* The passive connection of the peer's @remote_id, @guid (a REQ again), or NULL. */
-static struct xr_ibcm *xr_ibcm_find_remote(u32 remote_id, u64 guid)
+/*
+ * The passive connection of the peer's @remote_id, @guid (0 for SIDR) and
+ * @gid (a REQ again), or NULL.
+ */
+static struct xr_ibcm *xr_ibcm_find_remote(u32 remote_id, u64 guid, const u8 *gid)
 {
 	struct xr_ibcm *cm, *found = NULL;
 	unsigned long index;
@@ -250,7 +275,7 @@ static struct xr_ibcm *xr_ibcm_find_remote(u32 remote_id, u64 guid)
 	xa_lock(&xr_ibcm_ids);
 	xa_for_each(&xr_ibcm_ids, index, cm) {
 		if (cm->remote_id == remote_id && cm->remote_guid == guid &&
-		    kref_get_unless_zero(&cm->ref)) {
+		    !memcmp(cm->ah.dgid, gid, 16) && kref_get_unless_zero(&cm->ref)) {
 			found = cm;
 			break;
 		}
@@ -298,6 +323,7 @@ static void xr_ibcm_event(struct xr_ibcm *cm, u32 event, int status, const void 
 		.responder_resources = cm->qp.responder_resources,
 		.initiator_depth = cm->qp.initiator_depth,
 		.retry_count = cm->qp.retry_count, .rnr_retry_count = cm->qp.rnr_retry_count,
+		.qkey = cm->qkey,
 	};
 
 	lockdep_assert_held(&cm->lock);
@@ -324,6 +350,7 @@ static void xr_ibcm_timeout(struct work_struct *work)
 	case XR_IBCM_REQ_SENT:
 	case XR_IBCM_REP_SENT:
 	case XR_IBCM_DREQ_SENT:
+	case XR_IBCM_SIDR_REQ_SENT:
 		if (cm->retries) {
 			cm->retries--;
 			xr_ibcm_send_msg(cm);
@@ -340,6 +367,23 @@ static void xr_ibcm_timeout(struct work_struct *work)
 		break;
 	}
 	mutex_unlock(&cm->lock);
+}
+
+/* The active side of a REQ or SIDR_REQ, its message not written yet. */
+static struct xr_ibcm *xr_ibcm_active(struct xr_device *xdev, const struct xr_ibcm_req *p,
+				      xr_ibcm_handler handler, void *context)
+{
+	struct xr_ibcm *cm = xr_ibcm_alloc(xdev, p->port, handler, context);
+
+	if (!cm)
+		return NULL;
+	cm->ah = p->ah;
+	cm->retries = p->max_cm_retries;
+	/* Linux's: twice the packet life time plus the peer's response time. */
+	cm->timeout = msecs_to_jiffies(2 * xr_cm_ms(p->packet_life_time) +
+				       xr_cm_ms(p->remote_cm_response_timeout));
+	cm->tid = cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id);
+	return cm;
 }
 
 /**
@@ -362,15 +406,9 @@ struct xr_ibcm *xr_ibcm_connect(struct xr_device *xdev, const struct xr_ibcm_req
 
 	if (p->private_data_len > XR_IBCM_REQ_PRIVATE_LEN)
 		return ERR_PTR(-EINVAL);
-	cm = xr_ibcm_alloc(xdev, p->port, handler, context);
+	cm = xr_ibcm_active(xdev, p, handler, context);
 	if (!cm)
 		return ERR_PTR(-ENOMEM);
-	cm->ah = p->ah;
-	cm->retries = p->max_cm_retries;
-	/* Linux's: twice the packet life time plus the peer's response time. */
-	cm->timeout = msecs_to_jiffies(2 * xr_cm_ms(p->packet_life_time) +
-				       xr_cm_ms(p->remote_cm_response_timeout));
-	cm->tid = cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id);
 	/*
 	 * Each side announces the PSN it receives from, as Linux's ib_cm
 	 * does (its RDMA CM sets RTR's rq_psn to it): the REQ's is ours.
@@ -466,6 +504,84 @@ out:
 static void xr_ibcm_send_once(struct xr_ibcm *cm, u8 *m)
 {
 	xr_mad_send(cm->xdev, cm->port, &cm->ah, m);
+}
+
+/**
+ * xr_ibcm_sidr_req - the active side of a UD service: send a SIDR_REQ
+ * @xdev: the device (held until xr_ibcm_destroy())
+ * @p: the port, the peer's GSI QP, the service, the retries and timeouts,
+ *	up to 216 bytes of private data (the QP fields are not used)
+ * @handler: what happens next: ESTABLISHED (the service's QP in qp_num,
+ *	its Q_Key in qkey, the SIDR_REP's private data), UNREACHABLE (the
+ *	SIDR_REP's status, or -ETIMEDOUT after the retries)
+ * @context: for @handler
+ *
+ * Return: the request, or an ERR_PTR (-ENOMEM, -EINVAL).
+ */
+struct xr_ibcm *xr_ibcm_sidr_req(struct xr_device *xdev, const struct xr_ibcm_req *p,
+				 xr_ibcm_handler handler, void *context)
+{
+	struct xr_ibcm *cm;
+	u8 *m;
+
+	if (p->private_data_len > XR_IBCM_SIDR_REQ_PRIVATE_LEN)
+		return ERR_PTR(-EINVAL);
+	cm = xr_ibcm_active(xdev, p, handler, context);
+	if (!cm)
+		return ERR_PTR(-ENOMEM);
+	m = cm->msg;
+	xr_cm_hdr(m, XR_CM_SIDR_REQ_ATTR, cm->tid);
+	xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+	xr_cm_set(m, &SIDR_REQ_PARTITION_KEY, XR_DEFAULT_PKEY);
+	xr_cm_set(m, &SIDR_REQ_SERVICE_ID, p->service_id);
+	memcpy(xr_cm_data(m, XR_CM_SIDR_REQ_PRIVATE_DATA), p->private_data, p->private_data_len);
+	mutex_lock(&cm->lock);
+	cm->state = XR_IBCM_SIDR_REQ_SENT;
+	xr_ibcm_send_msg(cm);
+	mutex_unlock(&cm->lock);
+	return cm;
+}
+
+/**
+ * xr_ibcm_sidr_rep - the passive side answers a SIDR_REQ
+ * @cm: a request in SIDR_REQ_RCVD
+ * @status: XR_SIDR_SUCCESS, or why not (XR_SIDR_UNSUPPORTED, _REJECT)
+ * @qpn: the service's UD QP (success)
+ * @qkey: its Q_Key (success)
+ * @pdata: up to 136 bytes for the peer
+ * @len: their length
+ *
+ * The answer is kept and sent again if the same SIDR_REQ comes again.
+ *
+ * Return: 0, or -EINVAL in another state or for private data too long.
+ */
+int xr_ibcm_sidr_rep(struct xr_ibcm *cm, u8 status, u32 qpn, u32 qkey, const void *pdata, u8 len)
+{
+	u8 *m = cm->msg;
+	int ret = 0;
+
+	if (len > XR_IBCM_SIDR_REP_PRIVATE_LEN)
+		return -EINVAL;
+	mutex_lock(&cm->lock);
+	if (cm->state != XR_IBCM_SIDR_REQ_RCVD) {
+		ret = -EINVAL;
+		goto out;
+	}
+	xr_cm_hdr(m, XR_CM_SIDR_REP_ATTR, cm->tid);
+	xr_cm_set(m, &LOCAL_COMM_ID, cm->remote_id);
+	xr_cm_set(m, &SIDR_REP_STATUS, status);
+	if (status == XR_SIDR_SUCCESS) {
+		xr_cm_set(m, &SIDR_REP_QPN, qpn);
+		xr_cm_set(m, &SIDR_REP_QKEY, qkey);
+	}
+	xr_cm_set(m, &SIDR_REP_SERVICE_ID, cm->service_id);
+	if (len)
+		memcpy(xr_cm_data(m, XR_CM_SIDR_REP_PRIVATE_DATA), pdata, len);
+	cm->state = XR_IBCM_SIDR_REP_SENT;
+	xr_ibcm_send_once(cm, m);
+out:
+	mutex_unlock(&cm->lock);
+	return ret;
 }
 
 /**
@@ -583,7 +699,7 @@ int xr_ibcm_qp_attr(struct xr_ibcm *cm, struct xr_ibcm_qp *qp)
  *
  * As Linux's ib_cm does, a connection its owner drops ends toward the peer
  * too: an established one with a DREQ, a request or reply not yet answered
- * with a REJ (sent once).
+ * with a REJ (sent once), a SIDR_REQ with a SIDR_REP saying "rejected".
  *
  * Context: process context; must not hold what the handler takes.
  */
@@ -603,6 +719,10 @@ void xr_ibcm_destroy(struct xr_ibcm *cm)
 	} else if (cm->state == XR_IBCM_REQ_RCVD || cm->state == XR_IBCM_REP_RCVD) {
 		mutex_unlock(&cm->lock);
 		xr_ibcm_reject(cm, XR_CM_REJ_CONSUMER_DEFINED, NULL, 0);
+		mutex_lock(&cm->lock);
+	} else if (cm->state == XR_IBCM_SIDR_REQ_RCVD) {
+		mutex_unlock(&cm->lock);
+		xr_ibcm_sidr_rep(cm, XR_SIDR_REJECT, 0, 0, NULL, 0);
 		mutex_lock(&cm->lock);
 	}
 	cm->state = XR_IBCM_IDLE;
@@ -644,7 +764,7 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 	u8 timeout;
 
 	/* The same REQ again (our REP was lost or slow): the REP again. */
-	cm = xr_ibcm_find_remote(remote_id, guid);
+	cm = xr_ibcm_find_remote(remote_id, guid, wc->sgid);
 	if (cm) {
 		mutex_lock(&cm->lock);
 		if (cm->state == XR_IBCM_REP_SENT)
@@ -698,6 +818,7 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 			.rnr_retry_count = cm->qp.rnr_retry_count,
 			.srq = xr_cm_get(req, &REQ_SRQ),
 			.private_data = req + sizeof(struct xr_mad_hdr) + XR_CM_REQ_PRIVATE_DATA,
+			.private_data_len = XR_IBCM_REQ_PRIVATE_LEN,
 		};
 		memcpy(r.sgid, wc->dgid, 16);
 		memcpy(r.dgid, wc->sgid, 16);
@@ -712,6 +833,58 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, XR_CM_MSG_RESPONSE_REQ);
 	xr_cm_set(rej, &REJ_REASON, XR_CM_REJ_INVALID_SERVICE_ID);
 	xr_mad_send(xdev, port, &ah, rej);
+}
+
+/*
+ * A SIDR_REQ: a request for the RDMA CM to take, or a SIDR_REP saying
+ * nobody serves it.  The same request again is answered as the first.
+ */
+static void xr_ibcm_sidr_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc,
+				  const u8 *req)
+{
+	u32 remote_id = xr_cm_get(req, &LOCAL_COMM_ID);
+	struct xr_ibcm_req_rcvd r;
+	struct xr_gsi_ah ah;
+	struct xr_ibcm *cm;
+	int ret;
+
+	cm = xr_ibcm_find_remote(remote_id, 0, wc->sgid);
+	if (cm) {
+		mutex_lock(&cm->lock);
+		if (cm->state == XR_IBCM_SIDR_REP_SENT)
+			xr_ibcm_send_once(cm, cm->msg);
+		mutex_unlock(&cm->lock);
+		xr_ibcm_put(cm);
+		return;
+	}
+	if (xr_mad_reply_ah(xdev, port, wc, &ah))
+		return;
+	cm = xr_ibcm_alloc(xdev, port, NULL, NULL);
+	if (!cm)
+		return;		/* as a lost request: the peer sends it again */
+	cm->remote_id = remote_id;
+	cm->tid = ((const struct xr_mad_hdr *)req)->tid;
+	cm->service_id = xr_cm_get(req, &SIDR_REQ_SERVICE_ID);
+	cm->ah = ah;
+	/* SIDR has no path MTU: the port's active MTU bounds the largest (4096). */
+	cm->qp = (struct xr_ibcm_qp){ .mtu = 5, .sgid_index = ah.sgid_index,
+				      .hop_limit = ah.hop_limit };
+	memcpy(cm->qp.dgid, ah.dgid, 16);
+	cm->state = XR_IBCM_SIDR_REQ_RCVD;
+	r = (struct xr_ibcm_req_rcvd){
+		.port = port, .service_id = cm->service_id, .ud = true,
+		.private_data = req + sizeof(struct xr_mad_hdr) + XR_CM_SIDR_REQ_PRIVATE_DATA,
+		.private_data_len = XR_IBCM_SIDR_REQ_PRIVATE_LEN,
+	};
+	memcpy(r.sgid, wc->dgid, 16);
+	memcpy(r.dgid, wc->sgid, 16);
+	ret = xr_cma_req(xdev, cm, &r);
+	if (!ret)
+		return;
+	/* As Linux: nobody listens, or the listener would not take it. */
+	xr_ibcm_sidr_rep(cm, ret == -ENOENT ? XR_SIDR_UNSUPPORTED : XR_SIDR_REJECT, 0, 0,
+			 NULL, 0);
+	xr_ibcm_destroy(cm);
 }
 
 /* A DREQ for a connection unknown here: a DREP all the same, as Linux. */
@@ -734,6 +907,7 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 {
 	u8 *pdata = (u8 *)mad + sizeof(struct xr_mad_hdr);
 	u8 m[XR_MAD_SIZE];
+	u8 status;
 
 	lockdep_assert_held(&cm->lock);
 	switch (attr) {
@@ -802,6 +976,19 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 		cancel_delayed_work(&cm->timer);
 		xr_ibcm_event(cm, XR_CM_EVENT_DISCONNECTED, 0, NULL, 0);
 		break;
+	case XR_CM_SIDR_REP_ATTR:
+		if (cm->state != XR_IBCM_SIDR_REQ_SENT)
+			break;
+		cm->state = XR_IBCM_IDLE;
+		cancel_delayed_work(&cm->timer);
+		status = xr_cm_get(mad, &SIDR_REP_STATUS);
+		cm->qp.dest_qpn = xr_cm_get(mad, &SIDR_REP_QPN);
+		cm->qkey = xr_cm_get(mad, &SIDR_REP_QKEY);
+		/* As Linux's rdma_cm: a status but success is UNREACHABLE with it. */
+		xr_ibcm_event(cm, status ? XR_CM_EVENT_UNREACHABLE : XR_CM_EVENT_ESTABLISHED,
+			      status, pdata + XR_CM_SIDR_REP_PRIVATE_DATA,
+			      XR_IBCM_SIDR_REP_PRIVATE_LEN);
+		break;
 	}
 }
 
@@ -826,12 +1013,21 @@ void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, 
 		xr_ibcm_req_rcvd(xdev, port, wc, mad);
 		return;
 	}
-	if (attr < XR_CM_REJ_ATTR || attr > XR_CM_DREP_ATTR)
-		return;		/* not here yet: MRA, SIDR, LAP, APR */
-	/* Every message but REQ names our ID as its remote one. */
-	cm = xr_ibcm_find(xr_cm_get(mad, &REMOTE_COMM_ID));
+	if (attr == XR_CM_SIDR_REQ_ATTR) {
+		xr_ibcm_sidr_req_rcvd(xdev, port, wc, mad);
+		return;
+	}
+	if (attr == XR_CM_SIDR_REP_ATTR) {
+		/* Its request ID is our local one. */
+		cm = xr_ibcm_find(xr_cm_get(mad, &LOCAL_COMM_ID));
+	} else if (attr >= XR_CM_REJ_ATTR && attr <= XR_CM_DREP_ATTR) {
+		/* Every other message names our ID as its remote one. */
+		cm = xr_ibcm_find(xr_cm_get(mad, &REMOTE_COMM_ID));
+	} else {
+		return;		/* not here yet: MRA, LAP, APR */
+	}
 	if (!cm || cm->xdev != xdev ||
-	    (attr != XR_CM_REP_ATTR && attr != XR_CM_REJ_ATTR &&
+	    (attr != XR_CM_REP_ATTR && attr != XR_CM_REJ_ATTR && attr != XR_CM_SIDR_REP_ATTR &&
 	     cm->remote_id != xr_cm_get(mad, &LOCAL_COMM_ID))) {
 		if (attr == XR_CM_DREQ_ATTR)
 			xr_ibcm_drep_unknown(xdev, port, wc, mad);

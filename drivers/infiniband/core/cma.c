@@ -1052,6 +1052,10 @@ static void xr_cma_ibcm_handler(void *context, const struct xr_cm_event *ev)
 	    (id->state == XR_CM_CONNECT || id->state == XR_CM_DISCONNECT)) {
 		id->state = XR_CM_DISCONNECT;
 		xr_cma_deliver(id, ev);
+	} else if (id->state == XR_CM_CONNECT && id->qp_type == IB_UVERBS_QPT_UD &&
+		   ev->event == XR_CM_EVENT_ESTABLISHED && ev->qkey != XR_CMA_UDP_QKEY) {
+		/* As Linux: a Q_Key other than the one the id's QP took. */
+		xr_cma_event(id, XR_CM_EVENT_ADDR_ERROR, -EINVAL);
 	} else if (id->state == XR_CM_CONNECT) {
 		xr_cma_deliver(id, ev);
 	}
@@ -1059,16 +1063,20 @@ static void xr_cma_ibcm_handler(void *context, const struct xr_cm_event *ev)
 }
 
 /**
- * xr_cm_connect - ask the destination of an RC id for a connection
- * @id: an RC id in ROUTE_RESOLVED
- * @cp: the QP and its parameters, up to 56 bytes of private data
+ * xr_cm_connect - ask the destination of an id for a connection, or a UD
+ *	id for the destination's service
+ * @id: an id in ROUTE_RESOLVED
+ * @cp: the QP and its parameters, up to 56 bytes of private data (a UD
+ *	id's: 180, and only those)
  *
- * Sends IB CM's REQ to the service of the destination's port in the id's
- * port space.  Its end comes as an event: REJECTED (the reason in status,
- * the REJ's private data) or UNREACHABLE (no answer after the retries).
- * Accepted connections (REP, RTU) come next.
+ * Sends IB CM's REQ (a UD id's: SIDR_REQ) to the service of the
+ * destination's port in the id's port space.  Its end comes as an event:
+ * REJECTED (the reason in status, the REJ's private data) or UNREACHABLE
+ * (no answer after the retries; for SIDR also the SIDR_REP's status).
+ * Accepted connections (REP, RTU) come next; a UD id gets ESTABLISHED with
+ * the service's QP and Q_Key.
  *
- * Return: 0 when the REQ left, -EINVAL (another state or type, private data
+ * Return: 0 when the request left, -EINVAL (another state, private data
  * too long), or the send's errno.
  */
 int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
@@ -1078,9 +1086,12 @@ int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
 	struct xr_device *xdev;
 	struct xr_ibcm *cm;
 
+	bool ud = id->qp_type == IB_UVERBS_QPT_UD;
+
 	mutex_lock(&id->lock);
-	if (id->state != XR_CM_ROUTE_RESOLVED || id->qp_type != IB_UVERBS_QPT_RC ||
-	    cp->private_data_len > 92 - XR_CMA_HDR_LEN) {
+	if (id->state != XR_CM_ROUTE_RESOLVED ||
+	    cp->private_data_len > (ud ? XR_IBCM_SIDR_REQ_PRIVATE_LEN : XR_IBCM_REQ_PRIVATE_LEN) -
+				   XR_CMA_HDR_LEN) {
 		mutex_unlock(&id->lock);
 		return -EINVAL;
 	}
@@ -1123,7 +1134,10 @@ int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
 	 * connection's.  Only this file's commands destroy the id, and they
 	 * wait for this one.
 	 */
-	cm = xr_ibcm_connect(xdev, &req, xr_cma_ibcm_handler, id);
+	if (ud)
+		cm = xr_ibcm_sidr_req(xdev, &req, xr_cma_ibcm_handler, id);
+	else
+		cm = xr_ibcm_connect(xdev, &req, xr_cma_ibcm_handler, id);
 	xr_device_put(xdev);
 	mutex_lock(&id->lock);
 	if (IS_ERR(cm)) {
@@ -1160,11 +1174,13 @@ static struct xr_ibcm *xr_cma_ibcm(struct xr_cm_id *id, enum xr_cm_state state)
 /**
  * xr_cm_accept - the passive side accepts a connection request; the active
  *	side, once the REP came and its QP is ready, completes the connection
- * @id: an RC id in CONNECT
+ * @id: an id in CONNECT
  * @cp: the passive side's QP and its parameters, up to 196 bytes of
  *	private data (the active side's are not used)
  *
- * The passive side gets ESTABLISHED when the RTU comes.
+ * The passive side gets ESTABLISHED when the RTU comes.  A UD id's request
+ * is answered at once with the QP and RDMA_UDP_QKEY (SIDR_REP), up to 136
+ * bytes of private data.
  *
  * Return: 0, or -EINVAL (no connection in that stage, private data too
  * long).
@@ -1177,7 +1193,11 @@ int xr_cm_accept(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
 
 	if (!cm)
 		return -EINVAL;
-	if (!id->passive) {
+	if (id->qp_type == IB_UVERBS_QPT_UD) {
+		ret = !id->passive ? -EINVAL :
+		      xr_ibcm_sidr_rep(cm, XR_SIDR_SUCCESS, cp->qp_num, XR_CMA_UDP_QKEY,
+				       cp->private_data, cp->private_data_len);
+	} else if (!id->passive) {
 		ret = xr_ibcm_send_rtu(cm);
 	} else {
 		rep = (struct xr_ibcm_rep){
@@ -1196,8 +1216,8 @@ int xr_cm_accept(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
 /**
  * xr_cm_reject - the passive side refuses a connection request
  * @id: an id of a request, in CONNECT
- * @reason: the IBTA rejection reason
- * @pdata: up to 148 bytes for the peer
+ * @reason: the IBTA rejection reason (a UD id's SIDR_REP says "rejected")
+ * @pdata: up to 148 bytes for the peer (a UD id's: 136)
  * @len: their length
  *
  * Return: 0 or -EINVAL.
@@ -1209,7 +1229,12 @@ int xr_cm_reject(struct xr_cm_id *id, u16 reason, const void *pdata, u8 len)
 
 	if (!cm)
 		return -EINVAL;
-	ret = id->passive ? xr_ibcm_reject(cm, reason, pdata, len) : -EINVAL;
+	if (!id->passive)
+		ret = -EINVAL;
+	else if (id->qp_type == IB_UVERBS_QPT_UD)
+		ret = xr_ibcm_sidr_rep(cm, XR_SIDR_REJECT, 0, 0, pdata, len);
+	else
+		ret = xr_ibcm_reject(cm, reason, pdata, len);
 	xr_ibcm_put(cm);
 	return ret;
 }
@@ -1240,13 +1265,16 @@ int xr_cm_disconnect(struct xr_cm_id *id)
 	return ret;
 }
 
-/* Whether listener @l takes a REQ for @service_id to @dst (its header's) on @xdev. */
-static bool xr_cma_listens(const struct xr_cm_id *l, struct xr_device *xdev, u64 service_id,
-			   const struct sockaddr *dst)
+/*
+ * Whether listener @l takes a REQ (@qp_type RC) or SIDR_REQ (UD) for
+ * @service_id to @dst (its header's) on @xdev.
+ */
+static bool xr_cma_listens(const struct xr_cm_id *l, struct xr_device *xdev, u8 qp_type,
+			   u64 service_id, const struct sockaddr *dst)
 {
 	const struct sockaddr *src = (const struct sockaddr *)&l->src;
 
-	if (l->state != XR_CM_LISTEN || l->qp_type != IB_UVERBS_QPT_RC ||
+	if (l->state != XR_CM_LISTEN || l->qp_type != qp_type ||
 	    ((u64)l->ps << 16 | xr_sa_port(src)) != service_id || (l->xdev && l->xdev != xdev))
 		return false;
 	if (xr_sa_any(src))
@@ -1292,8 +1320,9 @@ static int xr_cma_hdr_addrs(const u8 *h, struct sockaddr_storage *src,
 /**
  * xr_cma_req - a connection request came: give it to a listener
  * @xdev: the device it came in on
- * @cm: its IB CM connection (REQ_RCVD), which the new id takes over
- * @r: the REQ
+ * @cm: its IB CM connection (REQ_RCVD or SIDR_REQ_RCVD), which the new id
+ *	takes over
+ * @r: the REQ or SIDR_REQ (for a UD listener)
  *
  * A listener of the service (the port space and port in the service ID)
  * bound to the address the requester asked for, or to a wildcard, gets
@@ -1305,10 +1334,11 @@ static int xr_cma_hdr_addrs(const u8 *h, struct sockaddr_storage *src,
  */
 int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_req_rcvd *r)
 {
+	u8 qp_type = r->ud ? IB_UVERBS_QPT_UD : IB_UVERBS_QPT_RC;
 	struct xr_cm_event ev = {
 		.event = XR_CM_EVENT_CONNECT_REQUEST,
 		.private_data = r->private_data + XR_CMA_HDR_LEN,
-		.private_data_len = XR_IBCM_REQ_PRIVATE_LEN - XR_CMA_HDR_LEN,
+		.private_data_len = r->private_data_len - XR_CMA_HDR_LEN,
 		.responder_resources = r->responder_resources,
 		.initiator_depth = r->initiator_depth, .flow_control = r->flow_control,
 		.retry_count = r->retry_count, .rnr_retry_count = r->rnr_retry_count,
@@ -1324,7 +1354,7 @@ int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_
 		return -ENOENT;
 	mutex_lock(&xr_cma_lock);
 	list_for_each_entry(id, &xr_cma_ids, list) {
-		if (xr_cma_listens(id, xdev, r->service_id, (struct sockaddr *)&dst)) {
+		if (xr_cma_listens(id, xdev, qp_type, r->service_id, (struct sockaddr *)&dst)) {
 			l = id;
 			kref_get(&l->ref);
 			break;
@@ -1338,7 +1368,7 @@ int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_
 	ret = -ENOENT;
 	if (l->state != XR_CM_LISTEN)
 		goto out;
-	id = xr_cm_create_id(l->net, l->handler, l->context, l->ps, IB_UVERBS_QPT_RC);
+	id = xr_cm_create_id(l->net, l->handler, l->context, l->ps, qp_type);
 	ret = PTR_ERR_OR_ZERO(id);
 	if (ret)
 		goto out;

@@ -167,6 +167,7 @@ struct xr_cm_bind;
  * @rnr_retry_count: its RNR retries
  * @srq: the peer's QP receives from an SRQ
  * @qp_num: the peer's QP
+ * @qkey: a UD service's Q_Key (ESTABLISHED of a UD id)
  */
 struct xr_cm_event {
 	u32 event;
@@ -180,6 +181,7 @@ struct xr_cm_event {
 	u8 rnr_retry_count;
 	u8 srq;
 	u32 qp_num;
+	u32 qkey;
 };
 
 /*
@@ -298,6 +300,11 @@ struct xr_ibcm;
 #define XR_CM_REJ_INVALID_SERVICE_ID	8
 #define XR_CM_REJ_CONSUMER_DEFINED	28
 #define XR_CM_REJ_VENDOR_OPTION	35	/* not supported */
+#define XR_IBCM_SIDR_REQ_PRIVATE_LEN	216
+#define XR_IBCM_SIDR_REP_PRIVATE_LEN	136
+#define XR_SIDR_SUCCESS		0	/* SIDR_REP statuses (IBTA table 120) */
+#define XR_SIDR_UNSUPPORTED	1	/* nobody serves the service ID */
+#define XR_SIDR_REJECT		2
 
 /* What happens to an IB CM connection (XR_CM_EVENT_REJECTED: status the reason). */
 typedef void (*xr_ibcm_handler)(void *context, const struct xr_cm_event *ev);
@@ -359,8 +366,10 @@ struct xr_ibcm_rep {
 };
 
 /**
- * struct xr_ibcm_req_rcvd - a REQ, for the RDMA CM to take (xr_cma_req())
+ * struct xr_ibcm_req_rcvd - a REQ or SIDR_REQ, for the RDMA CM to take (xr_cma_req())
  * @port: the port it came in on
+ * @ud: a SIDR_REQ (only @port, @service_id, the GIDs and the private data
+ *	are set)
  * @service_id: the service it asks for
  * @qpn: the peer's QP
  * @responder_resources: what our QP may take at once (the peer's initiator
@@ -373,10 +382,13 @@ struct xr_ibcm_rep {
  * @srq: the peer's QP receives from an SRQ
  * @sgid: our GID it was sent to
  * @dgid: the peer's
- * @private_data: XR_IBCM_REQ_PRIVATE_LEN bytes
+ * @private_data: the message's
+ * @private_data_len: its length (XR_IBCM_REQ_PRIVATE_LEN or
+ *	XR_IBCM_SIDR_REQ_PRIVATE_LEN)
  */
 struct xr_ibcm_req_rcvd {
 	u32 port;
+	bool ud;
 	u64 service_id;
 	u32 qpn;
 	u8 responder_resources;
@@ -388,6 +400,7 @@ struct xr_ibcm_req_rcvd {
 	u8 sgid[16];
 	u8 dgid[16];
 	const u8 *private_data;
+	u8 private_data_len;
 };
 
 /**
@@ -444,6 +457,9 @@ int xr_ibcm_accept(struct xr_ibcm *cm, const struct xr_ibcm_rep *p);
 int xr_ibcm_send_rtu(struct xr_ibcm *cm);
 int xr_ibcm_reject(struct xr_ibcm *cm, u16 reason, const void *pdata, u8 len);
 int xr_ibcm_disconnect(struct xr_ibcm *cm);
+struct xr_ibcm *xr_ibcm_sidr_req(struct xr_device *xdev, const struct xr_ibcm_req *p,
+				 xr_ibcm_handler handler, void *context);
+int xr_ibcm_sidr_rep(struct xr_ibcm *cm, u8 status, u32 qpn, u32 qkey, const void *pdata, u8 len);
 int xr_ibcm_qp_attr(struct xr_ibcm *cm, struct xr_ibcm_qp *qp);
 void xr_ibcm_set_handler(struct xr_ibcm *cm, xr_ibcm_handler handler, void *context);
 void xr_ibcm_get(struct xr_ibcm *cm);

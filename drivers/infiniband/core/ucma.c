@@ -125,12 +125,52 @@ static struct xr_ucma_ctx *xr_ucma_new_ctx(struct xr_ucma_ctx *listener, struct 
 	return ctx;
 }
 
+/* An RC id's event as struct rdma_cm_event's conn. */
+static void xr_ucma_conn_event(const struct xr_cm_event *e, struct rdma_ucm_conn_param *conn)
+{
+	if (e->private_data) {
+		memcpy(conn->private_data, e->private_data, e->private_data_len);
+		conn->private_data_len = e->private_data_len;
+	}
+	conn->responder_resources = e->responder_resources;
+	conn->initiator_depth = e->initiator_depth;
+	conn->flow_control = e->flow_control;
+	conn->retry_count = e->retry_count;
+	conn->rnr_retry_count = e->rnr_retry_count;
+	conn->srq = e->srq;
+	conn->qp_num = e->qp_num;
+}
+
+/*
+ * A UD id's event as struct rdma_cm_event's ud: ESTABLISHED gives the
+ * service's QP and Q_Key and the address vector of the id's route, as
+ * Linux's ib_init_ah_attr_from_path() makes it for RoCE (under the id's
+ * lock).
+ */
+static void xr_ucma_ud_param(const struct xr_cm_id *id, const struct xr_cm_event *e,
+			     struct rdma_ucm_ud_param *ud)
+{
+	if (e->private_data) {
+		memcpy(ud->private_data, e->private_data, e->private_data_len);
+		ud->private_data_len = e->private_data_len;
+	}
+	if (e->event != XR_CM_EVENT_ESTABLISHED)
+		return;
+	ud->qp_num = e->qp_num;
+	ud->qkey = e->qkey;
+	memcpy(ud->ah_attr.grh.dgid, id->dgid, 16);
+	ud->ah_attr.grh.sgid_index = id->sgid_index;
+	ud->ah_attr.grh.hop_limit = id->hop_limit;
+	ud->ah_attr.grh.traffic_class = id->tos;
+	ud->ah_attr.is_global = 1;
+	ud->ah_attr.port_num = id->port;
+}
+
 /* cma.c's handler: queue the event for GET_EVENT (under the id's lock). */
 static int xr_ucma_handler(struct xr_cm_id *cm_id, const struct xr_cm_event *e)
 {
 	struct xr_ucma_ctx *ctx = cm_id->context;
 	struct xr_ucma_file *file = ctx->file;
-	struct rdma_ucm_conn_param *conn;
 	struct xr_ucma_event *ev;
 
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
@@ -149,18 +189,10 @@ static int xr_ucma_handler(struct xr_cm_id *cm_id, const struct xr_cm_event *e)
 	ev->resp.id = ev->conn_req ? ev->conn_req->id : ctx->id;
 	ev->resp.event = e->event;
 	ev->resp.status = e->status;
-	conn = &ev->resp.param.conn;
-	if (e->private_data) {
-		memcpy(conn->private_data, e->private_data, e->private_data_len);
-		conn->private_data_len = e->private_data_len;
-	}
-	conn->responder_resources = e->responder_resources;
-	conn->initiator_depth = e->initiator_depth;
-	conn->flow_control = e->flow_control;
-	conn->retry_count = e->retry_count;
-	conn->rnr_retry_count = e->rnr_retry_count;
-	conn->srq = e->srq;
-	conn->qp_num = e->qp_num;
+	if (cm_id->qp_type == IB_UVERBS_QPT_UD)
+		xr_ucma_ud_param(cm_id, e, &ev->resp.param.ud);
+	else
+		xr_ucma_conn_event(e, &ev->resp.param.conn);
 	mutex_lock(&file->event_lock);
 	ev->resp.uid = ctx->uid;
 	list_add_tail(&ev->list, &file->events);

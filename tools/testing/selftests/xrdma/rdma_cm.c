@@ -3,9 +3,11 @@
  * The RDMA CM through Debian's librdmacm: /dev/infiniband/rdma_cm and its
  * ABI version, ids bound to the XRNIC's address and port spaces with
  * Linux's rules, address and route resolution to the device, the GIDs and
- * the path, the QP attributes librdmacm takes from the kernel, migrating an
- * id to another event channel, and that closing, kill -9 and unloading the
- * driver leave nothing behind.  Connecting is not in the core yet.
+ * the path, the QP attributes librdmacm takes from the kernel, a REQ
+ * nobody takes, UD services resolved with SIDR (to ourselves, over the GSI
+ * QP), migrating an id to another event channel, and that closing, kill -9
+ * and unloading the driver leave nothing behind.  Connections between
+ * guests are the roce and interop layers' (rping, udaddy, ...).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -296,6 +298,144 @@ TEST_F(cm, a_ud_id_gives_its_qp_the_udp_qkey)
 	EXPECT_EQ(UDP_QKEY, qattr.qkey);
 	rdma_destroy_qp(id);
 	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
+/* A UD id's event: what rdma_get_cm_event() gave, its private data's start. */
+struct ud_event {
+	int type;
+	int status;
+	struct rdma_cm_id *id;
+	struct rdma_ud_param ud;
+	char pdata[16];
+};
+
+static int next_ud_event(struct rdma_event_channel *ch, int ms, struct ud_event *e)
+{
+	struct pollfd p = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	memset(e, 0, sizeof(*e));
+	if (poll(&p, 1, ms) != 1 || rdma_get_cm_event(ch, &ev))
+		return -1;
+	e->type = ev->event;
+	e->status = ev->status;
+	e->id = ev->id;
+	e->ud = ev->param.ud;
+	if (ev->param.ud.private_data)
+		memcpy(e->pdata, ev->param.ud.private_data, sizeof(e->pdata));
+	e->ud.private_data = NULL;
+	rdma_ack_cm_event(ev);
+	return e->type;
+}
+
+/* A UD id resolved to @dst with its QP (RTS, librdmacm's), or NULL. */
+static struct rdma_cm_id *ud_id(struct rdma_event_channel *ch, struct sockaddr_in *dst)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct rdma_cm_id *id;
+
+	if (rdma_create_id(ch, &id, NULL, RDMA_PS_UDP))
+		return NULL;
+	if (resolve(ch, id, dst) || rdma_create_qp(id, NULL, &init)) {
+		rdma_destroy_id(id);
+		return NULL;
+	}
+	return id;
+}
+
+static void ud_id_destroy(struct rdma_cm_id *id)
+{
+	rdma_destroy_qp(id);
+	rdma_destroy_id(id);
+}
+
+/* A SIDR_REQ for a port nobody serves: the SIDR_REP's status, "unsupported" (1). */
+TEST_F(cm, a_sidr_request_nobody_serves_is_unreachable_unsupported)
+{
+	struct rdma_conn_param cp = { .private_data = "hello", .private_data_len = 6 };
+	struct sockaddr_in dst = self->me;
+	char big[181] = "";
+	struct ud_event e;
+	struct rdma_cm_id *id;
+
+	dst.sin_port = htons(7472);
+	id = ud_id(self->ch, &dst);
+	ASSERT_NE(NULL, id);
+	/* 216 bytes of SIDR_REQ private data, 36 of them the RDMA CM's header. */
+	cp.private_data = big;
+	cp.private_data_len = sizeof(big);
+	EXPECT_EQ(-1, rdma_connect(id, &cp));
+	EXPECT_EQ(EINVAL, errno);
+	cp.private_data_len = sizeof(big) - 1;
+	ASSERT_EQ(0, rdma_connect(id, &cp)) TH_LOG("%m");
+	EXPECT_EQ(RDMA_CM_EVENT_UNREACHABLE, next_ud_event(self->ch, 20000, &e));
+	EXPECT_EQ(1, e.status);
+	ud_id_destroy(id);
+}
+
+/*
+ * A UD service on this port and a UD id asking for it, through our own GSI
+ * QP: the listener sees the request's private data, accepts with its QP,
+ * and the asker gets ESTABLISHED with that QP, RDMA_UDP_QKEY, the answer's
+ * private data and an address vector to the service; a second request is
+ * rejected (the SIDR_REP's status 2).
+ */
+TEST_F(cm, a_ud_service_resolves_to_its_qp_and_qkey_through_sidr)
+{
+	struct rdma_conn_param ask = { .private_data = "ask", .private_data_len = 4 };
+	struct rdma_conn_param answer = { .private_data = "answer", .private_data_len = 7 };
+	struct sockaddr_in addr = self->me;
+	struct rdma_cm_id *l, *id, *served;
+	struct ibv_ah *ah;
+	struct ud_event e;
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &l, NULL, RDMA_PS_UDP));
+	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
+	ASSERT_EQ(0, rdma_listen(l, 4));
+	addr.sin_port = rdma_get_src_port(l);
+	id = ud_id(self->ch, &addr);
+	ASSERT_NE(NULL, id);
+	ASSERT_EQ(0, rdma_connect(id, &ask)) TH_LOG("%m");
+	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_ud_event(self->ch, 20000, &e));
+	EXPECT_STREQ("ask", e.pdata);
+	served = e.id;
+	EXPECT_EQ(IBV_QPT_UD, served->qp_type);
+	ASSERT_EQ(0, rdma_create_qp(served, NULL, &(struct ibv_qp_init_attr){
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1, .max_send_sge = 1, .max_recv_sge = 1 },
+	}));
+	ASSERT_EQ(0, rdma_accept(served, &answer)) TH_LOG("%m");
+	ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_ud_event(self->ch, 20000, &e));
+	EXPECT_EQ(id, e.id);
+	EXPECT_EQ(0, e.status);
+	EXPECT_EQ(served->qp->qp_num, e.ud.qp_num);
+	EXPECT_EQ(UDP_QKEY, e.ud.qkey);
+	EXPECT_STREQ("answer", e.pdata);
+	EXPECT_EQ(1, e.ud.ah_attr.is_global);
+	EXPECT_EQ(1, e.ud.ah_attr.port_num);
+	EXPECT_EQ(0, memcmp(&id->route.path_rec->dgid, &e.ud.ah_attr.grh.dgid, 16));
+	ah = ibv_create_ah(id->pd, &e.ud.ah_attr);
+	EXPECT_NE(NULL, ah) TH_LOG("%m");
+	if (ah)
+		ibv_destroy_ah(ah);
+	ud_id_destroy(served);
+	ud_id_destroy(id);
+
+	/* Refused by the listener's owner: UNREACHABLE with "rejected" (2). */
+	id = ud_id(self->ch, &addr);
+	ASSERT_NE(NULL, id);
+	ASSERT_EQ(0, rdma_connect(id, &ask));
+	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_ud_event(self->ch, 20000, &e));
+	served = e.id;
+	EXPECT_EQ(0, rdma_reject(served, NULL, 0));
+	EXPECT_EQ(RDMA_CM_EVENT_UNREACHABLE, next_ud_event(self->ch, 20000, &e));
+	EXPECT_EQ(2, e.status);
+	EXPECT_EQ(0, rdma_destroy_id(served));
+	ud_id_destroy(id);
+	EXPECT_EQ(0, rdma_destroy_id(l));
 }
 
 TEST_F(cm, an_address_nobody_answers_is_an_addr_error)
