@@ -33,7 +33,7 @@ LIST
 
 me=$([ "$DEV" = xrnic0 ] && echo xrnic || echo rxe)
 echo "TAP version 13"
-echo "1..$((2 * $(tests | wc -l) + 8 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
+echo "1..$((2 * $(tests | wc -l) + 10 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
 tests >/tmp/interop-tests
 for server in 1 2; do
 	if [ "$server" = "$XRDMA_VM_INDEX" ]; then role=server; else role=client; fi
@@ -43,13 +43,16 @@ for server in 1 2; do
 	done </tmp/interop-tests
 done
 
-# The RDMA CM, ours against Linux's: rping (RC) and udaddy (UD, SIDR) with
-# the XRNIC as the server, then rxe; and each side's REQ to the other,
-# where nobody listens, rejected by the other's connection manager.
+# The RDMA CM, ours against Linux's: rping (RC), udaddy (UD, SIDR) and
+# mckey (multicast joins) with the XRNIC as the server (the receiver),
+# then rxe; and each side's REQ to the other, where nobody listens,
+# rejected by the other's connection manager.
 pair_rping "interop.${me}.rping_xrnic_server" 1
 pair_rping "interop.${me}.rping_rxe_server" 2
 pair_cm_run "interop.${me}.udaddy_xrnic_server" 1 udaddy "udaddy -s $PEER"
 pair_cm_run "interop.${me}.udaddy_rxe_server" 2 udaddy "udaddy -s $PEER"
+pair_mckey "interop.${me}.mckey_xrnic_receives" 1 239.1.2.3
+pair_mckey "interop.${me}.mckey_rxe_receives" 2 239.1.2.4
 pair_rping_rejected "interop.${me}.rping_to_a_port_nobody_listens_on_is_rejected"
 
 # A slow receiver: the rxe guest's CPU also runs a busy loop, so its

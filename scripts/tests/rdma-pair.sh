@@ -111,6 +111,16 @@ pair_cm_run() {
 	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
 }
 
+# pair_mckey NAME SERVER GROUP: mckey (rdmacm-utils) through the RDMA CM's
+# multicast joins: guest SERVER joins GROUP and waits for 10 messages, the
+# other joins and sends them, 3 times (UD multicast is unreliable by
+# design: a message sent before the receiver joined is lost, so the sender
+# sends again rather than guess when the receiver is ready).
+pair_mckey() {
+	pair_cm_run "$1" "$2" "mckey -m $3 -b $XRDMA_IP" \
+		"for i in 1 2 3; do mckey -m $3 -b $XRDMA_IP -s || exit 1; done"
+}
+
 # pair_rping_rejected NAME: rping to the peer's port 7471, where nobody
 # listens: the peer's connection manager answers the REQ with a REJ
 # ("invalid service ID", 8), which rping reports.  Both guests do it at

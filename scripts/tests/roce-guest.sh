@@ -54,7 +54,7 @@ LIST
 export UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=xrnic0:1
 
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 11))"
+echo "1..$(($(tests | wc -l) + 12))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
@@ -65,6 +65,7 @@ pair_rping roce.rping_through_the_rdma_cm 1
 pair_cm_run roce.ucmatose 1 "ucmatose -C 10" "ucmatose -s $PEER -C 10"
 pair_cm_run roce.rdma_server_and_rdma_client 1 rdma_server "rdma_client -s $PEER"
 pair_cm_run roce.udaddy_through_sidr 1 udaddy "udaddy -s $PEER"
+pair_mckey roce.mckey_through_a_multicast_join 1 239.1.2.3
 pair_cm_run roce.rstream_over_rsockets 1 "rstream -S 1024 -C 100" "rstream -s $PEER -S 1024 -C 100"
 pair_cm_run roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 1 -n 100" \
 	"ib_write_bw -R -d xrnic0 -x 1 -n 100 $PEER"

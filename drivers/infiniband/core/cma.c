@@ -7,8 +7,8 @@
  * the RDMA device, the source and destination GIDs and the next hop that
  * reach it (the IP route and the neighbour table, through the net_device
  * of an XRNIC port), then a route (one path: the MTU of the port, the hop
- * limit of the IP route), and it listens.  Connecting over IB CM is not
- * here yet.
+ * limit of the IP route); it listens, connects over IB CM (cm.c: REQ for
+ * RC, SIDR for UD) and joins IP multicast groups.
  *
  * Locking: xr_cm_id.lock serialises an id's operations and its work and
  * protects what the id holds; events go to the id's handler under it, and
@@ -45,7 +45,8 @@ struct xr_cm_bind {
 };
 
 static DEFINE_MUTEX(xr_cma_lock);	/* see the top of the file */
-static LIST_HEAD(xr_cma_ids);
+static LIST_HEAD(xr_cma_ids);	/* in creation order: by @idn */
+static u32 xr_cma_next_idn;
 static DEFINE_XARRAY(xr_cma_ps_tcp);
 static DEFINE_XARRAY(xr_cma_ps_udp);
 static DEFINE_XARRAY(xr_cma_ps_ipoib);
@@ -401,6 +402,7 @@ static void xr_cma_release(struct kref *ref)
 {
 	struct xr_cm_id *id = container_of(ref, struct xr_cm_id, ref);
 
+	put_pid(id->owner);
 	put_net(id->net);
 	kfree(id);
 	atomic64_dec(&xr_cma_ids_alive);
@@ -466,16 +468,48 @@ struct xr_cm_id *xr_cm_create_id(struct net *net, xr_cm_handler handler, void *c
 	kref_init(&id->ref);
 	mutex_init(&id->lock);
 	INIT_WORK(&id->work, xr_cma_work);
+	INIT_LIST_HEAD(&id->mc_list);
 	id->state = XR_CM_IDLE;
 	id->net = get_net(net);
 	id->ps = ps;
 	id->qp_type = qp_type;
 	id->handler = handler;
 	id->context = context;
+	id->owner = get_task_pid(current, PIDTYPE_TGID);
 	mutex_lock(&xr_cma_lock);
+	id->idn = xr_cma_next_idn++;
 	list_add_tail(&id->list, &xr_cma_ids);
 	mutex_unlock(&xr_cma_lock);
 	return id;
+}
+
+/**
+ * struct xr_cm_mc - a multicast group a UD id joined
+ * @list: in the id's @mc_list (under its lock)
+ * @mgid: the group's GID: its IPv6 address, an IPv4 one IPv4-mapped (as
+ *	Linux's for RoCE v2)
+ * @ifindex: the net_device that joined the group's IP address, or 0 (a
+ *	send-only join)
+ */
+struct xr_cm_mc {
+	struct list_head list;
+	u8 mgid[16];
+	int ifindex;
+};
+
+/* Leave @mc's IP group and free it (the id's lock not held: the RTNL is taken). */
+static void xr_cma_mc_free(struct net *net, struct xr_cm_mc *mc)
+{
+	struct net_device *ndev;
+
+	if (mc->ifindex) {
+		ndev = dev_get_by_index(net, mc->ifindex);
+		if (ndev) {
+			xr_mcast_ip(ndev, mc->mgid, false);
+			dev_put(ndev);
+		}
+	}
+	kfree(mc);
 }
 
 /**
@@ -489,14 +523,19 @@ struct xr_cm_id *xr_cm_create_id(struct net *net, xr_cm_handler handler, void *c
  */
 void xr_cm_destroy_id(struct xr_cm_id *id)
 {
+	struct xr_cm_mc *mc, *next;
 	struct xr_ibcm *cm;
+	LIST_HEAD(groups);
 
 	mutex_lock(&id->lock);
 	id->state = XR_CM_DESTROYING;
 	cm = id->ibcm;
 	id->ibcm = NULL;
 	xr_cma_detach(id);
+	list_splice_init(&id->mc_list, &groups);
 	mutex_unlock(&id->lock);
+	list_for_each_entry_safe(mc, next, &groups, list)
+		xr_cma_mc_free(id->net, mc);
 	/* Its handler takes the id's lock: without it. */
 	if (cm)
 		xr_ibcm_destroy(cm);
@@ -1037,10 +1076,21 @@ static void xr_cma_hdr(const struct xr_cm_id *id, u8 *h)
 	}
 }
 
+/* A UD id's address vector to @dgid (a service or a group), under its lock. */
+static void xr_cma_ud_ah(const struct xr_cm_id *id, const u8 *dgid, u8 hop_limit,
+			 struct xr_cm_event *ev)
+{
+	memcpy(ev->ah.dgid, dgid, 16);
+	ev->ah.sgid_index = id->sgid_index;
+	ev->ah.hop_limit = hop_limit;
+	ev->ah.traffic_class = id->tos;
+}
+
 /* What its IB CM connection tells an id (from the CM's work, under its lock). */
 static void xr_cma_ibcm_handler(void *context, const struct xr_cm_event *ev)
 {
 	struct xr_cm_id *id = context;
+	struct xr_cm_event e;
 
 	mutex_lock(&id->lock);
 	/*
@@ -1056,6 +1106,12 @@ static void xr_cma_ibcm_handler(void *context, const struct xr_cm_event *ev)
 		   ev->event == XR_CM_EVENT_ESTABLISHED && ev->qkey != XR_CMA_UDP_QKEY) {
 		/* As Linux: a Q_Key other than the one the id's QP took. */
 		xr_cma_event(id, XR_CM_EVENT_ADDR_ERROR, -EINVAL);
+	} else if (id->state == XR_CM_CONNECT && id->qp_type == IB_UVERBS_QPT_UD &&
+		   ev->event == XR_CM_EVENT_ESTABLISHED) {
+		/* The service's address vector: the id's route, as Linux's. */
+		e = *ev;
+		xr_cma_ud_ah(id, id->dgid, id->hop_limit, &e);
+		xr_cma_deliver(id, &e);
 	} else if (id->state == XR_CM_CONNECT) {
 		xr_cma_deliver(id, ev);
 	}
@@ -1124,6 +1180,7 @@ int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
 	ether_addr_copy(req.ah.dmac, id->dmac);
 	memcpy(req.sgid, id->sgid, 16);
 	id->state = XR_CM_CONNECT;
+	id->qp_num = cp->qp_num;
 	/* Ours while the id's lock is not held (the device may be going). */
 	xdev = id->xdev;
 	refcount_inc(&xdev->users);
@@ -1193,6 +1250,11 @@ int xr_cm_accept(struct xr_cm_id *id, const struct xr_cm_conn_param *cp)
 
 	if (!cm)
 		return -EINVAL;
+	if (id->passive) {
+		mutex_lock(&id->lock);
+		id->qp_num = cp->qp_num;
+		mutex_unlock(&id->lock);
+	}
 	if (id->qp_type == IB_UVERBS_QPT_UD) {
 		ret = !id->passive ? -EINVAL :
 		      xr_ibcm_sidr_rep(cm, XR_SIDR_SUCCESS, cp->qp_num, XR_CMA_UDP_QKEY,
@@ -1372,6 +1434,9 @@ int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_
 	ret = PTR_ERR_OR_ZERO(id);
 	if (ret)
 		goto out;
+	/* The listener's process owns it, as Linux's restrack has it. */
+	put_pid(id->owner);
+	id->owner = get_pid(l->owner);
 	mutex_lock_nested(&id->lock, SINGLE_DEPTH_NESTING);
 	refcount_inc(&xdev->users);
 	ret = xr_cma_attach(id, xdev, r->port);
@@ -1413,6 +1478,168 @@ out:
 	mutex_unlock(&l->lock);
 	xr_cma_put(l);
 	return ret;
+}
+
+/* Hop limit of a RoCE v2 group's address vector: Linux's IPV6_DEFAULT_HOPLIMIT. */
+#define XR_CMA_MC_HOP_LIMIT	64
+
+/**
+ * xr_cm_join_multicast - a UD id joins a multicast group (rdma_join_multicast)
+ * @id: a UD id bound to a device (ADDR_BOUND or ADDR_RESOLVED)
+ * @addr: the group's IP address
+ * @send_only: a send-only join: the net_device does not join the group
+ * @context: the caller's, in the group's event
+ *
+ * As Linux's rdma_cm for RoCE (no SA to ask): the group's GID is its IP
+ * address, the port's net_device joins that address (IGMP or MLD) so that
+ * the segment forwards the group's frames, and the id gets MULTICAST_JOIN
+ * at once, with the group's Q_Key (RDMA_UDP_QKEY), QP 0xffffff and an
+ * address vector to the group.  Attaching the QP is the caller's
+ * (librdmacm's, on the event); the id keeps the group until
+ * xr_cm_leave_multicast() or its destruction.
+ *
+ * Return: the group, or an ERR_PTR: -EINVAL (not a multicast address,
+ * another state or type), -ENODEV, -ENOMEM, or the IP stack's errno.
+ */
+struct xr_cm_mc *xr_cm_join_multicast(struct xr_cm_id *id, const struct sockaddr *addr,
+				      bool send_only, void *context)
+{
+	struct xr_cm_event ev = {
+		.event = XR_CM_EVENT_MULTICAST_JOIN, .qp_num = 0xffffff,
+		.qkey = XR_CMA_UDP_QKEY, .mc_context = context,
+	};
+	struct net_device *ndev = NULL;
+	struct xr_cm_mc *mc;
+	int ret = -EINVAL;
+
+	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
+		return ERR_PTR(-EINVAL);
+	mc = kzalloc(sizeof(*mc), GFP_KERNEL_ACCOUNT);
+	if (!mc)
+		return ERR_PTR(-ENOMEM);
+	xr_sa_gid(addr, mc->mgid);
+	if (!xr_gid_is_mcast(mc->mgid))
+		goto err_free;
+	mutex_lock(&id->lock);
+	if (id->xdev && id->qp_type == IB_UVERBS_QPT_UD &&
+	    (id->state == XR_CM_ADDR_BOUND || id->state == XR_CM_ADDR_RESOLVED)) {
+		ndev = xr_port_netdev(id->xdev, id->port);
+		ret = ndev ? 0 : -ENODEV;
+	}
+	mutex_unlock(&id->lock);
+	if (ret)
+		goto err_free;
+	/* Without the id's lock: the RTNL is taken. */
+	ret = send_only ? 0 : xr_mcast_ip(ndev, mc->mgid, true);
+	if (!ret && !send_only)
+		mc->ifindex = ndev->ifindex;
+	dev_put(ndev);
+	if (ret)
+		goto err_free;
+	mutex_lock(&id->lock);
+	if (id->state != XR_CM_ADDR_BOUND && id->state != XR_CM_ADDR_RESOLVED) {
+		mutex_unlock(&id->lock);
+		xr_cma_mc_free(id->net, mc);	/* destroyed or gone meanwhile */
+		return ERR_PTR(-EINVAL);
+	}
+	list_add_tail(&mc->list, &id->mc_list);
+	xr_cma_ud_ah(id, mc->mgid, XR_CMA_MC_HOP_LIMIT, &ev);
+	xr_cma_deliver(id, &ev);
+	mutex_unlock(&id->lock);
+	return mc;
+
+err_free:
+	kfree(mc);
+	return ERR_PTR(ret);
+}
+
+/**
+ * xr_cm_leave_multicast - an id leaves a group it joined
+ * @id: the id
+ * @mc: what xr_cm_join_multicast() gave; freed
+ */
+void xr_cm_leave_multicast(struct xr_cm_id *id, struct xr_cm_mc *mc)
+{
+	mutex_lock(&id->lock);
+	list_del(&mc->list);
+	mutex_unlock(&id->lock);
+	xr_cma_mc_free(id->net, mc);
+}
+
+/*
+ * Whether `rdma res show cm_id` of @xdev shows @id: bound to it, or
+ * listening on every device (as Linux's per-device listeners); under
+ * xr_cma_lock or the id's lock.
+ */
+static bool xr_cma_res_of(const struct xr_cm_id *id, const struct xr_device *xdev)
+{
+	return id->xdev == xdev || (!id->xdev && READ_ONCE(id->state) == XR_CM_LISTEN);
+}
+
+/**
+ * xr_cma_res_next - the id `rdma res show cm_id` shows next for a device
+ * @xdev: the device
+ * @idn: the lowest number to look at
+ * @r: out: what it shows
+ *
+ * Context: process context; takes xr_cma_lock and the id's lock.
+ * Return: 0, or -ENOENT when no id from @idn on is the device's.
+ */
+int xr_cma_res_next(struct xr_device *xdev, u32 idn, struct xr_cm_res *r)
+{
+	struct xr_cm_id *id, *found;
+	bool shown;
+
+	for (;;) {
+		found = NULL;
+		mutex_lock(&xr_cma_lock);
+		list_for_each_entry(id, &xr_cma_ids, list) {
+			if (id->idn >= idn && xr_cma_res_of(id, xdev)) {
+				found = id;
+				kref_get(&found->ref);
+				break;
+			}
+		}
+		mutex_unlock(&xr_cma_lock);
+		if (!found)
+			return -ENOENT;
+		mutex_lock(&found->lock);
+		shown = found->state != XR_CM_DESTROYING && xr_cma_res_of(found, xdev);
+		if (shown) {
+			*r = (struct xr_cm_res){
+				.idn = found->idn, .port = found->xdev ? found->port : 0,
+				.qp_num = found->qp_num, .qp_type = found->qp_type,
+				.ps = found->ps, .state = found->state,
+				.src = found->src, .dst = found->dst,
+				.owner = get_pid(found->owner),
+			};
+		}
+		mutex_unlock(&found->lock);
+		idn = found->idn + 1;
+		xr_cma_put(found);
+		if (shown)
+			return 0;
+		if (!idn)
+			return -ENOENT;	/* past the last number */
+	}
+}
+
+/**
+ * xr_cma_res_count - how many ids `rdma res show cm_id` shows for a device
+ * @xdev: the device
+ *
+ * Return: the count.
+ */
+u64 xr_cma_res_count(struct xr_device *xdev)
+{
+	struct xr_cm_id *id;
+	u64 n = 0;
+
+	mutex_lock(&xr_cma_lock);
+	list_for_each_entry(id, &xr_cma_ids, list)
+		n += xr_cma_res_of(id, xdev);
+	mutex_unlock(&xr_cma_lock);
+	return n;
 }
 
 /**

@@ -166,8 +166,13 @@ struct xr_cm_bind;
  * @retry_count: the transport's retries
  * @rnr_retry_count: its RNR retries
  * @srq: the peer's QP receives from an SRQ
- * @qp_num: the peer's QP
- * @qkey: a UD service's Q_Key (ESTABLISHED of a UD id)
+ * @qp_num: the peer's QP (a group's: 0xffffff)
+ * @qkey: a UD service's or group's Q_Key (a UD id's ESTABLISHED,
+ *	MULTICAST_JOIN)
+ * @ah: the address vector of a UD id's service or group (ESTABLISHED,
+ *	MULTICAST_JOIN): @ah.dgid its GID, our @ah.sgid_index, @ah.hop_limit,
+ *	@ah.traffic_class
+ * @mc_context: MULTICAST_JOIN: the joiner's context of the group
  */
 struct xr_cm_event {
 	u32 event;
@@ -182,6 +187,13 @@ struct xr_cm_event {
 	u8 srq;
 	u32 qp_num;
 	u32 qkey;
+	struct {
+		u8 dgid[16];
+		u8 sgid_index;
+		u8 hop_limit;
+		u8 traffic_class;
+	} ah;
+	void *mc_context;
 };
 
 /*
@@ -224,6 +236,11 @@ typedef int (*xr_cm_handler)(struct xr_cm_id *id, const struct xr_cm_event *ev);
  * @bind_node: in @bind's owners
  * @ibcm: its IB CM connection, while connecting and connected
  * @passive: it came from a connection request (a listener's)
+ * @mc_list: the multicast groups it joined (struct xr_cm_mc)
+ * @idn: its number in `rdma res show cm_id` (constant)
+ * @owner: the process that made it (a listener's, for a request's id), or
+ *	NULL (constant; a reference)
+ * @qp_num: the QP it connects, as connect and accept gave it (0: none)
  * @work: address and route resolution
  * @removal: in xr_cma_remove_device()'s list while it tells the id (the
  *	remover of the id's device alone uses it)
@@ -259,6 +276,10 @@ struct xr_cm_id {
 	struct hlist_node bind_node;
 	struct xr_ibcm *ibcm;
 	bool passive;
+	struct list_head mc_list;
+	u32 idn;
+	struct pid *owner;
+	u32 qp_num;
 	struct work_struct work;
 	struct list_head removal;
 	xr_cm_handler handler;
@@ -530,6 +551,37 @@ int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp);
 int xr_cm_accept(struct xr_cm_id *id, const struct xr_cm_conn_param *cp);
 int xr_cm_reject(struct xr_cm_id *id, u16 reason, const void *pdata, u8 len);
 int xr_cm_disconnect(struct xr_cm_id *id);
+
+/**
+ * struct xr_cm_res - what `rdma res show cm_id` shows of an id
+ * @idn: its number
+ * @port: its port, or 0 (a listener on every device)
+ * @qp_num: its QP, or 0
+ * @qp_type: IB_QPT_RC or IB_QPT_UD
+ * @ps: its port space
+ * @state: enum xr_cm_state (Linux's enum rdma_cm_state)
+ * @src: its address, AF_UNSPEC when it has none
+ * @dst: its destination's
+ * @owner: the process that made it, or NULL (a reference: put_pid())
+ */
+struct xr_cm_res {
+	u32 idn;
+	u32 port;
+	u32 qp_num;
+	u8 qp_type;
+	u16 ps;
+	u8 state;
+	struct sockaddr_storage src;
+	struct sockaddr_storage dst;
+	struct pid *owner;
+};
+
+int xr_cma_res_next(struct xr_device *xdev, u32 idn, struct xr_cm_res *r);
+u64 xr_cma_res_count(struct xr_device *xdev);
+struct xr_cm_mc;
+struct xr_cm_mc *xr_cm_join_multicast(struct xr_cm_id *id, const struct sockaddr *addr,
+				      bool send_only, void *context);
+void xr_cm_leave_multicast(struct xr_cm_id *id, struct xr_cm_mc *mc);
 int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_req_rcvd *r);
 void xr_cma_remove_device(struct xr_device *xdev);
 
@@ -570,6 +622,7 @@ int xr_resolve_dmac(struct xr_device *xdev, u32 port, u8 sgid_index,
 
 /* mcast.c */
 bool xr_gid_is_mcast(const u8 *gid);
+int xr_mcast_ip(struct net_device *ndev, const u8 *gid, bool join);
 int xr_mcast_attach(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid);
 int xr_mcast_detach(struct xr_device *xdev, struct xr_qp *qp, const u8 *gid);
 void xr_mcast_detach_all(struct xr_device *xdev, struct xr_qp *qp);

@@ -45,8 +45,17 @@ bool xr_gid_is_mcast(const u8 *gid)
 	return ipv6_addr_is_multicast(&a);
 }
 
-/* @ndev joins (or leaves) the IP address of group @gid. */
-static int xr_mcast_ip(struct net_device *ndev, const u8 *gid, bool join)
+/**
+ * xr_mcast_ip - a net_device joins (or leaves) the IP address of a group
+ * @ndev: the net_device
+ * @gid: the group's GID (IPv4-mapped for an IPv4 group)
+ * @join: join, else leave
+ *
+ * Context: takes the RTNL.
+ * Return: 0, or -ENODEV when @ndev has no IPv4 (or IPv6) device, or the IP
+ * stack's errno.
+ */
+int xr_mcast_ip(struct net_device *ndev, const u8 *gid, bool join)
 {
 	struct in_device *in_dev;
 	struct in6_addr a;

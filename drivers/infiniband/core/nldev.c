@@ -178,16 +178,15 @@ static int xr_nl_fill_port(struct sk_buff *skb, struct xr_device *xdev,
 
 /* RDMA_NLDEV_CMD_RES_GET: how many objects of each kind a device has. */
 #define XR_NL_CTX	-2
+#define XR_NL_CM_ID	-3
 static const struct {
 	const char *name;
-	int type;	/* enum xr_obj_type, XR_NL_CTX, or -1 for kinds
-			 * xrdma never has
-			 */
+	int type;	/* enum xr_obj_type, XR_NL_CTX or XR_NL_CM_ID */
 } xr_nl_summary[] = {
 	{ "pd", XR_OBJ_PD },
 	{ "cq", XR_OBJ_CQ },
 	{ "qp", XR_OBJ_QP },
-	{ "cm_id", -1 },
+	{ "cm_id", XR_NL_CM_ID },
 	{ "mr", XR_OBJ_MR },
 	{ "ctx", XR_NL_CTX },
 	{ "srq", XR_OBJ_SRQ },
@@ -211,6 +210,8 @@ static int xr_nl_fill_res_summary(struct sk_buff *skb, struct xr_device *xdev,
 			curr = atomic64_read(&xdev->res_count[xr_nl_summary[i].type]);
 		else if (xr_nl_summary[i].type == XR_NL_CTX)
 			curr = atomic64_read(&xdev->nr_contexts);
+		else
+			curr = xr_cma_res_count(xdev);
 		entry = nla_nest_start_noflag(skb,
 					      RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
 		if (!entry)
@@ -910,6 +911,77 @@ static int xr_nl_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
+/* One RDMA CM id, as Linux's fill_res_cm_id_entry() puts it. */
+static int xr_nl_fill_cm_id(struct sk_buff *skb, const struct xr_cm_res *r, pid_t pid)
+{
+	if ((r->port && nla_put_u32(skb, RDMA_NLDEV_ATTR_PORT_INDEX, r->port)) ||
+	    (r->qp_num && (nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_LQPN, r->qp_num) ||
+			   nla_put_u8(skb, RDMA_NLDEV_ATTR_RES_TYPE, r->qp_type))) ||
+	    nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_PS, r->ps) ||
+	    nla_put_u8(skb, RDMA_NLDEV_ATTR_RES_STATE, r->state) ||
+	    (r->src.ss_family &&
+	     nla_put(skb, RDMA_NLDEV_ATTR_RES_SRC_ADDR, sizeof(r->src), &r->src)) ||
+	    (r->dst.ss_family &&
+	     nla_put(skb, RDMA_NLDEV_ATTR_RES_DST_ADDR, sizeof(r->dst), &r->dst)) ||
+	    nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_CM_IDN, r->idn) ||
+	    (pid && nla_put_u32(skb, RDMA_NLDEV_ATTR_RES_PID, pid)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * RDMA_NLDEV_CMD_RES_CM_ID_GET of one device: its RDMA CM ids (cma.c)
+ * visible in the caller's PID namespace, from the id numbered dump->pos.
+ */
+static int xr_nl_dump_cm_ids(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct xr_device *xdev, u32 op)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct xr_nl_dump *dump = xr_nl_dump_ctx(cb);
+	struct nlattr *table, *entry;
+	struct nlmsghdr *nlh;
+	struct xr_cm_res r;
+	u32 filled = 0;
+	int ret = 0;
+
+	nlh = xr_nl_put_hdr(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, op,
+			    NLM_F_MULTI);
+	if (!nlh)
+		return -EMSGSIZE;
+	table = xr_nl_put_handle(skb, xdev) ? NULL :
+		nla_nest_start_noflag(skb, RDMA_NLDEV_ATTR_RES_CM_ID);
+	if (!table) {
+		nlmsg_cancel(skb, nlh);
+		return -EMSGSIZE;
+	}
+	while (!xr_cma_res_next(xdev, dump->pos, &r)) {
+		if ((!dump->port || r.port == dump->port) &&
+		    (!r.owner || ns_of_pid(r.owner) == ns)) {
+			entry = nla_nest_start_noflag(skb, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY);
+			ret = entry ? xr_nl_fill_cm_id(skb, &r, pid_nr_ns(r.owner, ns)) : -EMSGSIZE;
+			if (ret) {
+				if (entry)
+					nla_nest_cancel(skb, entry);
+				put_pid(r.owner);
+				break;		/* resume at this one */
+			}
+			nla_nest_end(skb, entry);
+			filled++;
+		}
+		put_pid(r.owner);
+		dump->pos = r.idn + 1;
+		if (!dump->pos)
+			break;
+	}
+	if (!filled) {
+		nlmsg_cancel(skb, nlh);
+		return ret;
+	}
+	nla_nest_end(skb, table);
+	nlmsg_end(skb, nlh);
+	return ret;
+}
+
 /* The part of a dump that concerns one device; see xr_nl_dump(). */
 static int xr_nl_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			  struct xr_device *xdev, u32 op)
@@ -930,8 +1002,10 @@ static int xr_nl_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 		if (xr_nl_dump_ctx(cb)->stat_qp)
 			return 0;
 		return xr_nl_dump_ports(skb, cb, xdev, op, xr_nl_fill_stats);
+	case RDMA_NLDEV_CMD_RES_CM_ID_GET:
+		return xr_nl_dump_cm_ids(skb, cb, xdev, op);
 	default:
-		/* Kinds of objects xrdma never has: cm_id, ctx, srq */
+		/* Kinds of objects xrdma never has: ctx */
 		if (op >= ARRAY_SIZE(xr_nl_res_types) ||
 		    !xr_nl_res_types[op].fill)
 			return 0;

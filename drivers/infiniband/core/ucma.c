@@ -61,12 +61,33 @@ struct xr_ucma_file {
  * @cm_id: the RDMA CM id
  * @events_reported: events GET_EVENT handed out
  * @list: in @file->ctxs
+ * @mcs: its multicast groups (struct xr_ucma_mc; under the file's lock)
  */
 struct xr_ucma_ctx {
 	u32 id;
 	u64 uid;
 	struct xr_ucma_file *file;
 	struct xr_cm_id *cm_id;
+	u32 events_reported;
+	struct list_head list;
+	struct list_head mcs;
+};
+
+/**
+ * struct xr_ucma_mc - a multicast group a context joined
+ * @id: the number user space knows it by (in xr_ucma_mcs)
+ * @uid: user space's cookie, echoed in its events
+ * @ctx: the context that joined
+ * @mc: the RDMA CM's group
+ * @events_reported: its events GET_EVENT handed out (under the file's
+ *	@event_lock)
+ * @list: in @ctx->mcs
+ */
+struct xr_ucma_mc {
+	u32 id;
+	u64 uid;
+	struct xr_ucma_ctx *ctx;
+	struct xr_cm_mc *mc;
 	u32 events_reported;
 	struct list_head list;
 };
@@ -78,26 +99,38 @@ struct xr_ucma_ctx {
  *	counts it)
  * @conn_req: a connection request's new context, destroyed with the
  *	event if nobody reads it
+ * @mc: a multicast event's group
  * @resp: what GET_EVENT answers
  */
 struct xr_ucma_event {
 	struct list_head list;
 	struct xr_ucma_ctx *ctx;
 	struct xr_ucma_ctx *conn_req;
+	struct xr_ucma_mc *mc;
 	struct rdma_ucm_event_resp resp;
 };
 
 static DEFINE_XARRAY_ALLOC(xr_ucma_ctxs);
+static DEFINE_XARRAY_ALLOC(xr_ucma_mcs);
 static struct miscdevice xr_ucma_misc;
 
-/* The context @id of @file, whose lock the caller holds. */
+/*
+ * The context @id of @file, whose lock the caller holds.  Looked at under
+ * the table's lock: another file's context may be freed meanwhile (after
+ * it left the table), ours only by our own commands.
+ */
 static struct xr_ucma_ctx *xr_ucma_get(struct xr_ucma_file *file, u32 id)
 {
-	struct xr_ucma_ctx *ctx = xa_load(&xr_ucma_ctxs, id);
+	struct xr_ucma_ctx *ctx;
 
+	xa_lock(&xr_ucma_ctxs);
+	ctx = xa_load(&xr_ucma_ctxs, id);
 	if (!ctx)
-		return ERR_PTR(-ENOENT);
-	return ctx->file == file ? ctx : ERR_PTR(-EINVAL);
+		ctx = ERR_PTR(-ENOENT);
+	else if (READ_ONCE(ctx->file) != file)
+		ctx = ERR_PTR(-EINVAL);
+	xa_unlock(&xr_ucma_ctxs);
+	return ctx;
 }
 
 /*
@@ -115,6 +148,7 @@ static struct xr_ucma_ctx *xr_ucma_new_ctx(struct xr_ucma_ctx *listener, struct 
 	ctx->uid = listener->uid;
 	ctx->file = file;
 	ctx->cm_id = cm_id;
+	INIT_LIST_HEAD(&ctx->mcs);
 	if (xa_alloc(&xr_ucma_ctxs, &ctx->id, ctx, xa_limit_31b, GFP_KERNEL)) {
 		kfree(ctx);
 		return NULL;
@@ -142,10 +176,10 @@ static void xr_ucma_conn_event(const struct xr_cm_event *e, struct rdma_ucm_conn
 }
 
 /*
- * A UD id's event as struct rdma_cm_event's ud: ESTABLISHED gives the
- * service's QP and Q_Key and the address vector of the id's route, as
- * Linux's ib_init_ah_attr_from_path() makes it for RoCE (under the id's
- * lock).
+ * A UD id's event as struct rdma_cm_event's ud: ESTABLISHED and
+ * MULTICAST_JOIN give the service's (or group's) QP, Q_Key and address
+ * vector, global, as Linux's ib_init_ah_attr_from_path() makes it for
+ * RoCE (under the id's lock).
  */
 static void xr_ucma_ud_param(const struct xr_cm_id *id, const struct xr_cm_event *e,
 			     struct rdma_ucm_ud_param *ud)
@@ -154,14 +188,14 @@ static void xr_ucma_ud_param(const struct xr_cm_id *id, const struct xr_cm_event
 		memcpy(ud->private_data, e->private_data, e->private_data_len);
 		ud->private_data_len = e->private_data_len;
 	}
-	if (e->event != XR_CM_EVENT_ESTABLISHED)
+	if (e->event != XR_CM_EVENT_ESTABLISHED && e->event != XR_CM_EVENT_MULTICAST_JOIN)
 		return;
 	ud->qp_num = e->qp_num;
 	ud->qkey = e->qkey;
-	memcpy(ud->ah_attr.grh.dgid, id->dgid, 16);
-	ud->ah_attr.grh.sgid_index = id->sgid_index;
-	ud->ah_attr.grh.hop_limit = id->hop_limit;
-	ud->ah_attr.grh.traffic_class = id->tos;
+	memcpy(ud->ah_attr.grh.dgid, e->ah.dgid, 16);
+	ud->ah_attr.grh.sgid_index = e->ah.sgid_index;
+	ud->ah_attr.grh.hop_limit = e->ah.hop_limit;
+	ud->ah_attr.grh.traffic_class = e->ah.traffic_class;
 	ud->ah_attr.is_global = 1;
 	ud->ah_attr.port_num = id->port;
 }
@@ -193,8 +227,10 @@ static int xr_ucma_handler(struct xr_cm_id *cm_id, const struct xr_cm_event *e)
 		xr_ucma_ud_param(cm_id, e, &ev->resp.param.ud);
 	else
 		xr_ucma_conn_event(e, &ev->resp.param.conn);
+	ev->mc = e->mc_context;
 	mutex_lock(&file->event_lock);
-	ev->resp.uid = ctx->uid;
+	/* A group's event carries the group's cookie, as librdmacm expects. */
+	ev->resp.uid = ev->mc ? ev->mc->uid : ctx->uid;
 	list_add_tail(&ev->list, &file->events);
 	mutex_unlock(&file->event_lock);
 	wake_up_interruptible(&file->wait);
@@ -228,17 +264,40 @@ static u32 xr_ucma_flush_events(struct xr_ucma_file *file, struct xr_ucma_ctx *c
 	return reported;
 }
 
+/* Drop the events of group @mc that GET_EVENT did not hand out; its reported count. */
+static u32 xr_ucma_flush_mc_events(struct xr_ucma_file *file, struct xr_ucma_mc *mc)
+{
+	struct xr_ucma_event *ev, *next;
+	u32 reported;
+
+	mutex_lock(&file->event_lock);
+	list_for_each_entry_safe(ev, next, &file->events, list) {
+		if (ev->mc == mc) {
+			list_del(&ev->list);
+			kfree(ev);
+		}
+	}
+	reported = mc->events_reported;
+	mutex_unlock(&file->event_lock);
+	return reported;
+}
+
 /* Destroy @ctx of @file (whose lock is held); its events reported. */
 static u32 xr_ucma_destroy(struct xr_ucma_file *file, struct xr_ucma_ctx *ctx)
 {
+	struct xr_ucma_mc *mc, *next;
 	u32 reported;
 
 	xa_erase(&xr_ucma_ctxs, ctx->id);
+	list_for_each_entry(mc, &ctx->mcs, list)
+		xa_erase(&xr_ucma_mcs, mc->id);
 	mutex_lock(&file->event_lock);
 	list_del(&ctx->list);
 	mutex_unlock(&file->event_lock);
-	xr_cm_destroy_id(ctx->cm_id);	/* no event comes after this */
+	xr_cm_destroy_id(ctx->cm_id);	/* no event comes after this; its groups left */
 	reported = xr_ucma_flush_events(file, ctx);
+	list_for_each_entry_safe(mc, next, &ctx->mcs, list)
+		kfree(mc);
 	kfree(ctx);
 	return reported;
 }
@@ -248,6 +307,15 @@ static int xr_ucma_in(void *cmd, size_t size, const char __user *in, int in_len)
 	if (in_len < size)
 		return -EINVAL;
 	return copy_from_user(cmd, in, size) ? -EFAULT : 0;
+}
+
+/* Copy in command @cmd, @size bytes, and find the context @id (in @cmd) of @file. */
+static struct xr_ucma_ctx *xr_ucma_in_ctx(struct xr_ucma_file *file, void *cmd, size_t size,
+					  const u32 *id, const char __user *in, int in_len)
+{
+	int ret = xr_ucma_in(cmd, size, in, in_len);
+
+	return ret ? ERR_PTR(ret) : xr_ucma_get(file, *id);
 }
 
 static int xr_ucma_out(u64 response, const void *resp, size_t size)
@@ -292,6 +360,7 @@ static int xr_ucma_create_id(struct xr_ucma_file *file, const char __user *in, i
 		return -ENOMEM;
 	ctx->uid = cmd.uid;
 	ctx->file = file;
+	INIT_LIST_HEAD(&ctx->mcs);
 	cm_id = xr_cm_create_id(current->nsproxy->net_ns, xr_ucma_handler, ctx, cmd.ps, qp_type);
 	if (IS_ERR(cm_id)) {
 		ret = PTR_ERR(cm_id);
@@ -323,14 +392,10 @@ static int xr_ucma_destroy_id(struct xr_ucma_file *file, const char __user *in, 
 	struct rdma_ucm_destroy_id_resp resp = {};
 	struct rdma_ucm_destroy_id cmd;
 	struct xr_ucma_ctx *ctx;
-	int ret;
 
 	if (out_len < sizeof(resp))
 		return -ENOSPC;
-	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
-	if (ret)
-		return ret;
-	ctx = xr_ucma_get(file, cmd.id);
+	ctx = xr_ucma_in_ctx(file, &cmd, sizeof(cmd), &cmd.id, in, in_len);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	resp.events_reported = xr_ucma_destroy(file, ctx);
@@ -425,12 +490,8 @@ static int xr_ucma_resolve_route(struct xr_ucma_file *file, const char __user *i
 {
 	struct rdma_ucm_resolve_route cmd;
 	struct xr_ucma_ctx *ctx;
-	int ret;
 
-	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
-	if (ret)
-		return ret;
-	ctx = xr_ucma_get(file, cmd.id);
+	ctx = xr_ucma_in_ctx(file, &cmd, sizeof(cmd), &cmd.id, in, in_len);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	return xr_cm_resolve_route(ctx->cm_id);
@@ -460,14 +521,10 @@ static int xr_ucma_query_route(struct xr_ucma_file *file, const char __user *in,
 	struct rdma_ucm_query cmd;
 	struct xr_ucma_ctx *ctx;
 	struct xr_cm_id *id;
-	int ret;
 
 	if (out_len < offsetof(struct rdma_ucm_query_route_resp, ibdev_index))
 		return -ENOSPC;
-	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
-	if (ret)
-		return ret;
-	ctx = xr_ucma_get(file, cmd.id);
+	ctx = xr_ucma_in_ctx(file, &cmd, sizeof(cmd), &cmd.id, in, in_len);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	id = ctx->cm_id;
@@ -518,12 +575,8 @@ static int xr_ucma_query(struct xr_ucma_file *file, const char __user *in, int i
 {
 	struct rdma_ucm_query cmd;
 	struct xr_ucma_ctx *ctx;
-	int ret;
 
-	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
-	if (ret)
-		return ret;
-	ctx = xr_ucma_get(file, cmd.id);
+	ctx = xr_ucma_in_ctx(file, &cmd, sizeof(cmd), &cmd.id, in, in_len);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	switch (cmd.option) {
@@ -543,12 +596,8 @@ static int xr_ucma_listen(struct xr_ucma_file *file, const char __user *in, int 
 {
 	struct rdma_ucm_listen cmd;
 	struct xr_ucma_ctx *ctx;
-	int ret;
 
-	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
-	if (ret)
-		return ret;
-	ctx = xr_ucma_get(file, cmd.id);
+	ctx = xr_ucma_in_ctx(file, &cmd, sizeof(cmd), &cmd.id, in, in_len);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (cmd.backlog <= 0 || cmd.backlog > XR_UCMA_MAX_BACKLOG)
@@ -622,12 +671,8 @@ static int xr_ucma_disconnect(struct xr_ucma_file *file, const char __user *in, 
 {
 	struct rdma_ucm_disconnect cmd;
 	struct xr_ucma_ctx *ctx;
-	int ret;
 
-	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
-	if (ret)
-		return ret;
-	ctx = xr_ucma_get(file, cmd.id);
+	ctx = xr_ucma_in_ctx(file, &cmd, sizeof(cmd), &cmd.id, in, in_len);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	return xr_cm_disconnect(ctx->cm_id);
@@ -731,6 +776,8 @@ static int xr_ucma_get_event(struct xr_ucma_file *file, const char __user *in, i
 	if (!ret) {
 		list_del(&ev->list);
 		ev->ctx->events_reported++;
+		if (ev->mc)
+			ev->mc->events_reported++;
 		kfree(ev);
 	}
 	mutex_unlock(&file->event_lock);
@@ -769,12 +816,8 @@ static int xr_ucma_set_option(struct xr_ucma_file *file, const char __user *in, 
 {
 	struct rdma_ucm_set_option cmd;
 	struct xr_ucma_ctx *ctx;
-	int ret;
 
-	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
-	if (ret)
-		return ret;
-	ctx = xr_ucma_get(file, cmd.id);
+	ctx = xr_ucma_in_ctx(file, &cmd, sizeof(cmd), &cmd.id, in, in_len);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	/* RDMA_OPTION_IB (path records): an InfiniBand subnet's, not RoCE's. */
@@ -864,7 +907,124 @@ out_put:
 typedef int (*xr_ucma_cmd)(struct xr_ucma_file *file, const char __user *in, int in_len,
 			   int out_len);
 
-/* Linux's command numbers; NULL: not here yet (NOTIFY, multicast). */
+/* Linux's command numbers; NULL: not here yet (NOTIFY). */
+/*
+ * Join @addr (@addr_size bytes, as its family needs) for @ctx's id; the
+ * group's number in @response.  As Linux's ucma_process_join().
+ */
+static int xr_ucma_join(struct xr_ucma_file *file, u32 id, u64 uid, u64 response,
+			const struct sockaddr *addr, u16 addr_size, bool send_only)
+{
+	struct rdma_ucm_create_id_resp resp = {};
+	struct xr_ucma_ctx *ctx;
+	struct xr_ucma_mc *mc;
+	struct xr_cm_mc *cm_mc;
+	int ret;
+
+	if (!addr_size || addr_size != xr_ucma_addr_size(addr))
+		return -EINVAL;
+	ctx = xr_ucma_get(file, id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	mc = kzalloc(sizeof(*mc), GFP_KERNEL_ACCOUNT);
+	if (!mc)
+		return -ENOMEM;
+	mc->uid = uid;
+	mc->ctx = ctx;
+	ret = xa_alloc(&xr_ucma_mcs, &mc->id, NULL, xa_limit_31b, GFP_KERNEL);
+	if (ret)
+		goto err_free;
+	cm_mc = xr_cm_join_multicast(ctx->cm_id, addr, send_only, mc);
+	if (IS_ERR(cm_mc)) {
+		ret = PTR_ERR(cm_mc);
+		goto err_erase;
+	}
+	mc->mc = cm_mc;
+	resp.id = mc->id;
+	ret = xr_ucma_out(response, &resp, sizeof(resp));
+	if (ret) {
+		xr_cm_leave_multicast(ctx->cm_id, cm_mc);
+		xr_ucma_flush_mc_events(file, mc);
+		goto err_erase;
+	}
+	xa_store(&xr_ucma_mcs, mc->id, mc, GFP_KERNEL);
+	list_add_tail(&mc->list, &ctx->mcs);
+	return 0;
+
+err_erase:
+	xa_erase(&xr_ucma_mcs, mc->id);
+err_free:
+	kfree(mc);
+	return ret;
+}
+
+static int xr_ucma_join_ip_mcast(struct xr_ucma_file *file, const char __user *in, int in_len,
+				 int out_len)
+{
+	struct rdma_ucm_join_ip_mcast cmd;
+	int ret;
+
+	if (out_len < sizeof(struct rdma_ucm_create_id_resp))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	return xr_ucma_join(file, cmd.id, cmd.uid, cmd.response, (struct sockaddr *)&cmd.addr,
+			    xr_ucma_addr_size(&cmd.addr), false);
+}
+
+static int xr_ucma_join_mcast(struct xr_ucma_file *file, const char __user *in, int in_len,
+			      int out_len)
+{
+	struct rdma_ucm_join_mcast cmd;
+	int ret;
+
+	if (out_len < sizeof(struct rdma_ucm_create_id_resp))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	if (cmd.join_flags != RDMA_MC_JOIN_FLAG_FULLMEMBER &&
+	    cmd.join_flags != RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER)
+		return -EINVAL;
+	return xr_ucma_join(file, cmd.id, cmd.uid, cmd.response, (struct sockaddr *)&cmd.addr,
+			    cmd.addr_size,
+			    cmd.join_flags == RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER);
+}
+
+/* LEAVE_MCAST: the group's events reported, which librdmacm waits for. */
+static int xr_ucma_leave_mcast(struct xr_ucma_file *file, const char __user *in, int in_len,
+			       int out_len)
+{
+	struct rdma_ucm_destroy_id_resp resp = {};
+	struct rdma_ucm_destroy_id cmd;
+	struct xr_ucma_mc *mc;
+	int ret;
+
+	if (out_len < sizeof(resp))
+		return -ENOSPC;
+	ret = xr_ucma_in(&cmd, sizeof(cmd), in, in_len);
+	if (ret)
+		return ret;
+	/* Under the table's lock, as xr_ucma_get(). */
+	xa_lock(&xr_ucma_mcs);
+	mc = xa_load(&xr_ucma_mcs, cmd.id);
+	if (!mc)
+		ret = -ENOENT;
+	else if (READ_ONCE(mc->ctx->file) != file)
+		ret = -EINVAL;
+	else
+		__xa_erase(&xr_ucma_mcs, cmd.id);
+	xa_unlock(&xr_ucma_mcs);
+	if (ret)
+		return ret;
+	list_del(&mc->list);
+	xr_cm_leave_multicast(mc->ctx->cm_id, mc->mc);
+	resp.events_reported = xr_ucma_flush_mc_events(file, mc);
+	kfree(mc);
+	return xr_ucma_out(cmd.response, &resp, sizeof(resp));
+}
+
 static const xr_ucma_cmd xr_ucma_cmds[] = {
 	[RDMA_USER_CM_CMD_CREATE_ID]	= xr_ucma_create_id,
 	[RDMA_USER_CM_CMD_DESTROY_ID]	= xr_ucma_destroy_id,
@@ -880,10 +1040,13 @@ static const xr_ucma_cmd xr_ucma_cmds[] = {
 	[RDMA_USER_CM_CMD_INIT_QP_ATTR]	= xr_ucma_init_qp_attr,
 	[RDMA_USER_CM_CMD_GET_EVENT]	= xr_ucma_get_event,
 	[RDMA_USER_CM_CMD_SET_OPTION]	= xr_ucma_set_option,
+	[RDMA_USER_CM_CMD_JOIN_IP_MCAST] = xr_ucma_join_ip_mcast,
+	[RDMA_USER_CM_CMD_LEAVE_MCAST]	= xr_ucma_leave_mcast,
 	[RDMA_USER_CM_CMD_MIGRATE_ID]	= xr_ucma_migrate_id,
 	[RDMA_USER_CM_CMD_QUERY]	= xr_ucma_query,
 	[RDMA_USER_CM_CMD_BIND]		= xr_ucma_bind,
 	[RDMA_USER_CM_CMD_RESOLVE_ADDR]	= xr_ucma_resolve_addr,
+	[RDMA_USER_CM_CMD_JOIN_MCAST]	= xr_ucma_join_mcast,
 };
 
 static ssize_t xr_ucma_write(struct file *filp, const char __user *buf, size_t len,
@@ -910,7 +1073,7 @@ static ssize_t xr_ucma_write(struct file *filp, const char __user *buf, size_t l
 	if (hdr.in + sizeof(hdr) > len)
 		return -EINVAL;
 	if (!xr_ucma_cmds[cmd])
-		return -EOPNOTSUPP;	/* not here yet: connecting, multicast */
+		return -EOPNOTSUPP;	/* not here yet: NOTIFY */
 	/* GET_EVENT waits for events, not for the file's other commands. */
 	if (cmd == RDMA_USER_CM_CMD_GET_EVENT)
 		return xr_ucma_get_event(file, buf + sizeof(hdr), hdr.in, hdr.out) ?: len;

@@ -5,7 +5,8 @@
  * Linux's rules, address and route resolution to the device, the GIDs and
  * the path, the QP attributes librdmacm takes from the kernel, a REQ
  * nobody takes, UD services resolved with SIDR (to ourselves, over the GSI
- * QP), migrating an id to another event channel, and that closing, kill -9
+ * QP), IP multicast groups, migrating an id to another event channel, and
+ * that closing, kill -9
  * and unloading the driver leave nothing behind.  Connections between
  * guests are the roce and interop layers' (rping, udaddy, ...).
  */
@@ -436,6 +437,126 @@ TEST_F(cm, a_ud_service_resolves_to_its_qp_and_qkey_through_sidr)
 	EXPECT_EQ(0, rdma_destroy_id(served));
 	ud_id_destroy(id);
 	EXPECT_EQ(0, rdma_destroy_id(l));
+}
+
+/*
+ * A UD id joins an IPv4 group as Linux's rdma_cm does for RoCE v2: at
+ * once MULTICAST_JOIN, with QP 0xffffff, RDMA_UDP_QKEY and an address
+ * vector to the IPv4-mapped group GID; the port's net_device joins the
+ * group (/proc/net/igmp, as `ip maddr` shows it) until the id leaves it
+ * or is destroyed.  A unicast address, an RC id or one whose route is
+ * resolved cannot join.
+ */
+TEST_F(cm, a_ud_id_joins_and_leaves_an_ip_multicast_group)
+{
+	uint8_t mgid[16] = { [10] = 0xff, [11] = 0xff, [12] = 239, 1, 2, 5 };
+	struct sockaddr_in group = ipv4("239.1.2.5", 0);
+	struct rdma_cm_id *id, *rc;
+	struct ud_event e;
+	char joined[128];
+
+	/* What `ip maddr` shows: the group in the kernel's IGMP table (little-endian hex). */
+	snprintf(joined, sizeof(joined), "grep -q 050201EF /proc/net/igmp");
+	/* As mckey: the group's address resolved from ours, then the QP. */
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_UDP));
+	ASSERT_EQ(0, rdma_resolve_addr(id, (struct sockaddr *)&self->me,
+				       (struct sockaddr *)&group, 2000));
+	ASSERT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED, next_ud_event(self->ch, 10000, &e));
+	ASSERT_EQ(0, rdma_create_qp(id, NULL, &(struct ibv_qp_init_attr){
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1, .max_send_sge = 1, .max_recv_sge = 1 },
+	}));
+	ASSERT_EQ(0, rdma_join_multicast(id, (struct sockaddr *)&group, "group")) TH_LOG("%m");
+	ASSERT_EQ(RDMA_CM_EVENT_MULTICAST_JOIN, next_ud_event(self->ch, 10000, &e));
+	EXPECT_EQ(0, e.status);		/* librdmacm attached the QP */
+	EXPECT_EQ(id, e.id);
+	EXPECT_STREQ("group", e.pdata);	/* the join's context */
+	EXPECT_EQ(0xffffff, e.ud.qp_num);
+	EXPECT_EQ(UDP_QKEY, e.ud.qkey);
+	EXPECT_EQ(0, memcmp(mgid, e.ud.ah_attr.grh.dgid.raw, 16));
+	EXPECT_EQ(1, e.ud.ah_attr.is_global);
+	EXPECT_EQ(64, e.ud.ah_attr.grh.hop_limit);
+	EXPECT_EQ(0, xt_run(joined));
+	EXPECT_EQ(0, rdma_leave_multicast(id, (struct sockaddr *)&group)) TH_LOG("%m");
+	EXPECT_NE(0, xt_run(joined));
+	EXPECT_EQ(-1, rdma_join_multicast(id, (struct sockaddr *)&self->me, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	ud_id_destroy(id);
+	/*
+	 * Destroyed with the group joined (no QP attached to it, which
+	 * would keep the QP, as Linux has it): the group is left.
+	 */
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_UDP));
+	ASSERT_EQ(0, rdma_bind_addr(id, (struct sockaddr *)&self->me));
+	ASSERT_EQ(0, rdma_join_multicast(id, (struct sockaddr *)&group, "group"));
+	ASSERT_EQ(RDMA_CM_EVENT_MULTICAST_JOIN, next_ud_event(self->ch, 10000, &e));
+	EXPECT_EQ(0, xt_run(joined));
+	EXPECT_EQ(0, rdma_destroy_id(id));
+	EXPECT_NE(0, xt_run(joined));
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &rc, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_bind_addr(rc, (struct sockaddr *)&self->me));
+	EXPECT_EQ(-1, rdma_join_multicast(rc, (struct sockaddr *)&group, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, rdma_destroy_id(rc));
+	/* Nor a UD id past ADDR_RESOLVED, as Linux has it. */
+	id = ud_id(self->ch, &self->me);
+	ASSERT_NE(NULL, id);
+	EXPECT_EQ(-1, rdma_join_multicast(id, (struct sockaddr *)&group, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	ud_id_destroy(id);
+}
+
+/*
+ * `rdma res show cm_id` shows the ids as Linux's nldev does (the port,
+ * the QP of a connected one, the state, the port space, the owner, the
+ * addresses), a listener on every device's address with no port, and
+ * `rdma res` counts them.
+ */
+TEST_F(cm, rdma_res_shows_the_ids_and_counts_them)
+{
+	struct rdma_conn_param cp = { .private_data = "x", .private_data_len = 1 };
+	struct sockaddr_in any = ipv4("0.0.0.0", 0), addr = self->me;
+	struct rdma_cm_id *l, *w, *id;
+	char want[160];
+	struct ud_event e;
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &w, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_bind_addr(w, (struct sockaddr *)&any));
+	ASSERT_EQ(0, rdma_listen(w, 1));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &l, NULL, RDMA_PS_UDP));
+	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
+	ASSERT_EQ(0, rdma_listen(l, 1));
+	addr.sin_port = rdma_get_src_port(l);
+	/* A wildcard listener has no port ("-"); the numbers are the kernel's. */
+	EXPECT_EQ(1, xt_output_has("rdma res show cm_id", "link xrnic0/- cm-idn "));
+	snprintf(want, sizeof(want), " state LISTEN ps TCP pid %d comm rdma_cm src-addr 0.0.0.0:%u ",
+		 getpid(), ntohs(rdma_get_src_port(w)));
+	EXPECT_EQ(1, xt_output_has("rdma res show cm_id", want));
+	EXPECT_EQ(1, xt_output_has("rdma res show cm_id", "link xrnic0/1 cm-idn "));
+	snprintf(want, sizeof(want), " state LISTEN ps UDP pid %d comm rdma_cm src-addr %s:%u ",
+		 getpid(), self->ip, ntohs(addr.sin_port));
+	EXPECT_EQ(1, xt_output_has("rdma res show cm_id", want));
+	EXPECT_EQ(1, xt_output_has("rdma res", "cm_id 2 "));
+
+	/* A UD id connected to the listener's service: its QP and the destination. */
+	id = ud_id(self->ch, &addr);
+	ASSERT_NE(NULL, id);
+	ASSERT_EQ(0, rdma_connect(id, &cp));
+	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_ud_event(self->ch, 20000, &e));
+	EXPECT_EQ(0, rdma_reject(e.id, NULL, 0));
+	EXPECT_EQ(0, rdma_destroy_id(e.id));
+	EXPECT_EQ(RDMA_CM_EVENT_UNREACHABLE, next_ud_event(self->ch, 20000, &e));
+	snprintf(want, sizeof(want),
+		 "lqpn %u qp-type UD state CONNECT ps UDP pid %d comm rdma_cm src-addr %s:%u dst-addr %s:%u ",
+		 id->qp->qp_num, getpid(), self->ip, ntohs(rdma_get_src_port(id)), self->ip,
+		 ntohs(addr.sin_port));
+	EXPECT_EQ(1, xt_output_has("rdma res show cm_id", want));
+	EXPECT_EQ(1, xt_output_has("rdma res", "cm_id 3 "));
+	ud_id_destroy(id);
+	EXPECT_EQ(0, rdma_destroy_id(l));
+	EXPECT_EQ(0, rdma_destroy_id(w));
+	EXPECT_EQ(1, xt_output_has("rdma res", "cm_id 0 "));
 }
 
 TEST_F(cm, an_address_nobody_answers_is_an_addr_error)

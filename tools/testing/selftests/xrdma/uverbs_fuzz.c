@@ -34,33 +34,18 @@ static const uint32_t commands[] = {
 	IB_USER_VERBS_CMD_POST_SEND, IB_USER_VERBS_CMD_CREATE_SRQ,
 };
 
-static uint64_t rnd_state;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
-static uint64_t pick(uint64_t n)
-{
-	return rnd() % n;
-}
-
 /* A plausible value for a 32-bit field: small, a handle, or anything. */
 static uint32_t field32(void)
 {
-	switch (pick(4)) {
+	switch (xt_pick(4)) {
 	case 0:
-		return pick(8);
+		return xt_pick(8);
 	case 1:
-		return pick(64);
+		return xt_pick(64);
 	case 2:
-		return 1u << pick(32);
+		return 1u << xt_pick(32);
 	default:
-		return rnd();
+		return xt_rnd();
 	}
 }
 
@@ -77,33 +62,33 @@ static void one_command(int fd, char *scratch, char *answer)
 	size_t len, i;
 	uint32_t cmd;
 
-	cmd = commands[pick(sizeof(commands) / sizeof(commands[0]))];
-	len = 8 * (1 + pick(24));
+	cmd = commands[xt_pick(sizeof(commands) / sizeof(commands[0]))];
+	len = 8 * (1 + xt_pick(24));
 	for (i = 0; i < len / 4; i++)
 		body.u32[i] = field32();
 	/* Answer pointer: usually good, sometimes bad. */
-	body.u64[0] = pick(8) ? (uintptr_t)answer : rnd();
+	body.u64[0] = xt_pick(8) ? (uintptr_t)answer : xt_rnd();
 	if (cmd == IB_USER_VERBS_CMD_REG_MR) {
-		body.u64[1] = (uintptr_t)scratch + pick(SCRATCH);
-		body.u64[2] = pick(4) ? pick(SCRATCH) : rnd();
-		body.u64[3] = pick(2) ? body.u64[1] : rnd();
+		body.u64[1] = (uintptr_t)scratch + xt_pick(SCRATCH);
+		body.u64[2] = xt_pick(4) ? xt_pick(SCRATCH) : xt_rnd();
+		body.u64[3] = xt_pick(2) ? body.u64[1] : xt_rnd();
 		body.u32[9] &= 0x1f;	/* access flags */
 	}
 	if (cmd == IB_USER_VERBS_CMD_MODIFY_QP && len >= 112)
-		body.u8[108] = pick(8);	/* qp_state */
-	if (pick(16) == 0) {
+		body.u8[108] = xt_pick(8);	/* qp_state */
+	if (xt_pick(16) == 0) {
 		/* An extended command around the same body. */
 		struct ib_uverbs_ex_cmd_hdr ex = {
-			.response = pick(4) ? (uintptr_t)answer : 0,
-			.provider_in_words = pick(3),
-			.provider_out_words = pick(3),
+			.response = xt_pick(4) ? (uintptr_t)answer : 0,
+			.provider_in_words = xt_pick(3),
+			.provider_out_words = xt_pick(3),
 		};
 
 		if (len < sizeof(ex) + 8)
 			len = sizeof(ex) + 8;
-		hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | pick(4);
+		hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | xt_pick(4);
 		hdr.in_words = (len - sizeof(ex)) / 8 - ex.provider_in_words;
-		hdr.out_words = pick(40);
+		hdr.out_words = xt_pick(40);
 		memcpy(buf, &hdr, sizeof(hdr));
 		memcpy(buf + sizeof(hdr), &ex, sizeof(ex));
 		memcpy(buf + sizeof(hdr) + sizeof(ex), &body, len - sizeof(ex));
@@ -111,14 +96,14 @@ static void one_command(int fd, char *scratch, char *answer)
 		return;
 	}
 	hdr.command = cmd;
-	hdr.in_words = (sizeof(hdr) + len) / 4 + (pick(8) ? 0 : pick(3));
-	hdr.out_words = pick(8) ? 64 : pick(80);
+	hdr.in_words = (sizeof(hdr) + len) / 4 + (xt_pick(8) ? 0 : xt_pick(3));
+	hdr.out_words = xt_pick(8) ? 64 : xt_pick(80);
 	memcpy(buf, &hdr, sizeof(hdr));
 	memcpy(buf + sizeof(hdr), &body, len);
 	(void)!write(fd, buf, sizeof(hdr) + len);
-	if (pick(64) == 0) {
-		void *p = mmap(NULL, 4096 * (1 + pick(64)), PROT_READ,
-			       MAP_SHARED, fd, 4096 * pick(32));
+	if (xt_pick(64) == 0) {
+		void *p = mmap(NULL, 4096 * (1 + xt_pick(64)), PROT_READ,
+			       MAP_SHARED, fd, 4096 * xt_pick(32));
 
 		if (p != MAP_FAILED)
 			(void)*(volatile char *)p;
@@ -156,8 +141,8 @@ TEST(random_commands_then_exit)
 	int status;
 	pid_t pid;
 
-	rnd_state = seed();
-	TH_LOG("seed %#llx", (unsigned long long)rnd_state);
+	xt_seed(seed());
+	TH_LOG("seed %#llx", (unsigned long long)seed());
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
@@ -178,7 +163,7 @@ TEST(random_commands_then_kill_9)
 	int status, round;
 	pid_t pid;
 
-	rnd_state = seed() + 1;
+	xt_seed(seed() + 1);
 	for (round = 0; round < 4; round++) {
 		pid = fork();
 		ASSERT_LE(0, pid);

@@ -253,3 +253,23 @@ long xt_core_count(const char *name, long want)
 	}
 	return n;
 }
+
+static uint64_t xt_rnd_state = 1;
+
+void xt_seed(uint64_t seed)
+{
+	xt_rnd_state = seed;
+}
+
+uint64_t xt_rnd(void)
+{
+	xt_rnd_state ^= xt_rnd_state << 13;
+	xt_rnd_state ^= xt_rnd_state >> 7;
+	xt_rnd_state ^= xt_rnd_state << 17;
+	return xt_rnd_state;
+}
+
+uint64_t xt_pick(uint64_t n)
+{
+	return xt_rnd() % n;
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define XRDMA_SYS_DEV	"/sys/class/infiniband/xrnic0"
@@ -69,5 +70,14 @@ long xt_core_count(const char *name, long want);
 
 /* Read one byte at @p; returns the signal that raised (SIGBUS), or 0. */
 int xt_touch(volatile char *p);
+
+/*
+ * The fuzzers' random numbers: xorshift64 from the seed given last to
+ * xt_seed() (not 0), so a failing run repeats with its seed.
+ */
+void xt_seed(uint64_t seed);
+uint64_t xt_rnd(void);
+/* A random number below @n. */
+uint64_t xt_pick(uint64_t n);
 
 #endif /* XRDMA_UTIL_H */
