@@ -5,7 +5,8 @@
 # drops, duplicates, reorders and corrupts what both devices send.
 # verbs_peer's 100 000 SENDs (16 QPs) arrive exactly once and in order, its
 # WRITE and READ data are checked byte for byte, its FETCH_ADDs from both
-# sides sum exactly; Debian's perftest completes; the ICRC check drops the
+# sides sum exactly; Debian's perftest completes; rping connects through
+# the RDMA CM whose MADs suffer the same; the ICRC check drops the
 # corrupted frames and rdma statistic counts them.  Not ibv_rc_pingpong:
 # its server exits once its own last completion is in, so when the ACK of
 # the client's last SEND is lost (it happened once in four runs) the
@@ -25,12 +26,16 @@ LIST
 }
 
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 2))"
+echo "1..$(($(tests | wc -l) + 3))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
 	pair_run "roce_faults.$name" 1 "$prog" $args
 done </tmp/roce-tests
+# The RDMA CM's MADs are lost, duplicated and reordered too: IB CM sends
+# again after its timeouts and answers duplicates, rping connects, pings
+# with its data checked, and both sides see the disconnection.
+pair_rping roce_faults.rping_through_lost_and_duplicated_mads 1
 stat() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
 if [ "$(stat injected_drops)" -gt 0 ] && [ "$(stat retransmits)" -gt 0 ]; then
 	say ok roce_faults.drops_were_injected_and_recovered

@@ -226,10 +226,23 @@ struct xr_ibcm {
 
 static DEFINE_XARRAY_ALLOC(xr_ibcm_ids);
 static u32 xr_ibcm_id_mask;
+/* Connections not yet freed, for the leak checks of debugfs "cm_connections". */
+static atomic64_t xr_ibcm_alive = ATOMIC64_INIT(0);
+
+/**
+ * xr_ibcm_live - how many IB CM connections exist (any state, not yet freed)
+ *
+ * Return: the count.
+ */
+u64 xr_ibcm_live(void)
+{
+	return atomic64_read(&xr_ibcm_alive);
+}
 
 static void xr_ibcm_release(struct kref *ref)
 {
 	kfree(container_of(ref, struct xr_ibcm, ref));
+	atomic64_dec(&xr_ibcm_alive);
 }
 
 /**
@@ -306,6 +319,7 @@ static struct xr_ibcm *xr_ibcm_alloc(struct xr_device *xdev, u32 port, xr_ibcm_h
 		kfree(cm);
 		return NULL;
 	}
+	atomic64_inc(&xr_ibcm_alive);
 	cm->local_id = index ^ xr_ibcm_id_mask;
 	refcount_inc(&xdev->users);
 	return cm;
@@ -674,6 +688,30 @@ out:
 }
 
 /**
+ * xr_ibcm_establish - the passive side's QP received before the RTU came
+ *	(its COMM_EST event): established, as if the RTU came
+ * @cm: the connection
+ *
+ * Return: 0 (ESTABLISHED follows), -EISCONN when established already, or
+ * -EINVAL in another state (as Linux's cm_establish()).
+ */
+int xr_ibcm_establish(struct xr_ibcm *cm)
+{
+	int ret = 0;
+
+	mutex_lock(&cm->lock);
+	if (cm->state == XR_IBCM_REP_SENT) {
+		cm->state = XR_IBCM_ESTABLISHED;
+		cancel_delayed_work(&cm->timer);
+		xr_ibcm_event(cm, XR_CM_EVENT_ESTABLISHED, 0, NULL, 0);
+	} else {
+		ret = cm->state == XR_IBCM_ESTABLISHED ? -EISCONN : -EINVAL;
+	}
+	mutex_unlock(&cm->lock);
+	return ret;
+}
+
+/**
  * xr_ibcm_qp_attr - what the owner's QP needs (RTR: the peer; RTS: ours)
  * @cm: a connection whose REQ (passive) or REP (active) came
  * @qp: out
@@ -751,17 +789,19 @@ void xr_ibcm_set_handler(struct xr_ibcm *cm, xr_ibcm_handler handler, void *cont
 	mutex_unlock(&cm->lock);
 }
 
-/* A REQ: a passive connection for the RDMA CM to take, or a REJ. */
+/* A REQ: a passive connection for the RDMA CM to take, a REJ, or nothing (no room). */
 static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc,
 			     const u8 *req)
 {
 	u32 remote_id = xr_cm_get(req, &LOCAL_COMM_ID);
 	u64 guid = xr_cm_get(req, &REQ_LOCAL_CA_GUID);
+	u16 reason = XR_CM_REJ_INVALID_SERVICE_ID;
 	struct xr_ibcm_req_rcvd r = {};
 	struct xr_gsi_ah ah;
 	struct xr_ibcm *cm;
 	u8 rej[XR_MAD_SIZE];
 	u8 timeout;
+	int ret;
 
 	/* The same REQ again (our REP was lost or slow): the REP again. */
 	cm = xr_ibcm_find_remote(remote_id, guid, wc->sgid);
@@ -775,10 +815,11 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 	}
 	if (xr_mad_reply_ah(xdev, port, wc, &ah))
 		return;
-	/* Only RC connections are taken (UC, XRC: rejected as not supported). */
-	cm = xr_cm_get(req, &REQ_TRANSPORT_SERVICE_TYPE) ? NULL :
-	     xr_ibcm_alloc(xdev, port, NULL, NULL);
-	if (cm) {
+	/* Only RC connections are taken (UC, XRC: nobody serves them). */
+	if (!xr_cm_get(req, &REQ_TRANSPORT_SERVICE_TYPE)) {
+		cm = xr_ibcm_alloc(xdev, port, NULL, NULL);
+		if (!cm)
+			return;		/* as a lost REQ: the peer sends it again */
 		cm->remote_id = remote_id;
 		cm->remote_guid = guid;
 		cm->tid = ((const struct xr_mad_hdr *)req)->tid;
@@ -823,15 +864,26 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 		memcpy(r.sgid, wc->dgid, 16);
 		memcpy(r.dgid, wc->sgid, 16);
 		/* The RDMA CM takes it (and then owns it), or nobody listens. */
-		if (!xr_cma_req(xdev, cm, &r))
+		ret = xr_cma_req(xdev, cm, &r);
+		if (!ret)
 			return;
 		cm->state = XR_IBCM_IDLE;	/* the REJ below says why */
 		xr_ibcm_destroy(cm);
+		/*
+		 * As Linux: a listener with no room now (its backlog of
+		 * requests not yet read is full) takes the REQ when it comes
+		 * again; any other failure of its owner is the consumer's
+		 * rejection.
+		 */
+		if (ret == -ENOMEM)
+			return;
+		if (ret != -ENOENT)
+			reason = XR_CM_REJ_CONSUMER_DEFINED;
 	}
 	xr_cm_hdr(rej, XR_CM_REJ_ATTR, ((const struct xr_mad_hdr *)req)->tid);
 	xr_cm_set(rej, &REMOTE_COMM_ID, remote_id);
 	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, XR_CM_MSG_RESPONSE_REQ);
-	xr_cm_set(rej, &REJ_REASON, XR_CM_REJ_INVALID_SERVICE_ID);
+	xr_cm_set(rej, &REJ_REASON, reason);
 	xr_mad_send(xdev, port, &ah, rej);
 }
 

@@ -879,23 +879,22 @@ int xr_cm_resolve_route(struct xr_cm_id *id)
 /**
  * xr_cm_listen - let an id take connection requests
  * @id: an id in ADDR_BOUND, or IDLE (then bound to any IPv4 address and a
- *	free port), or LISTEN (a new backlog)
- * @backlog: requests waiting for an answer at most
+ *	free port), or LISTEN already
  *
- * A port shared with REUSEADDR may have one listener only.
+ * A port shared with REUSEADDR may have one listener only.  How many
+ * requests may wait is the owner's to say (its handler refuses more with
+ * -ENOMEM: ucma.c's backlog).
  *
  * Return: 0, -EINVAL (another state), -EADDRINUSE, or a bind's errno.
  */
-int xr_cm_listen(struct xr_cm_id *id, int backlog)
+int xr_cm_listen(struct xr_cm_id *id)
 {
 	struct sockaddr_in any = { .sin_family = AF_INET };
 	int ret = 0;
 
 	mutex_lock(&id->lock);
-	if (id->state == XR_CM_LISTEN) {
-		id->backlog = backlog;
+	if (id->state == XR_CM_LISTEN)
 		goto out;
-	}
 	if (id->state == XR_CM_IDLE)
 		ret = xr_cma_bind(id, (const struct sockaddr *)&any);
 	else if (id->state != XR_CM_ADDR_BOUND)
@@ -911,7 +910,6 @@ int xr_cm_listen(struct xr_cm_id *id, int backlog)
 		if (ret)
 			goto out;
 	}
-	id->backlog = backlog;
 	id->state = XR_CM_LISTEN;
 out:
 	mutex_unlock(&id->lock);
@@ -980,6 +978,25 @@ int xr_cm_set_afonly(struct xr_cm_id *id, bool on)
 }
 
 /**
+ * xr_cm_set_ack_timeout - the local ACK timeout of an RC id's QP
+ *	(RDMA_OPTION_ID_ACK_TIMEOUT), in place of the connection's
+ * @id: an RC id
+ * @timeout: IBTA exponent: 4.096 us * 2^@timeout (0: infinite)
+ *
+ * Return: 0, or -EINVAL for a UD id or an exponent above 31.
+ */
+int xr_cm_set_ack_timeout(struct xr_cm_id *id, u8 timeout)
+{
+	if (id->qp_type != IB_UVERBS_QPT_RC || timeout > 31)
+		return -EINVAL;
+	mutex_lock(&id->lock);
+	id->ack_timeout = timeout;
+	id->ack_timeout_set = true;
+	mutex_unlock(&id->lock);
+	return 0;
+}
+
+/**
  * xr_cm_init_qp_attr - the attributes that move an id's QP to a state
  * @id: an id bound to a device
  * @attr: in: @attr->qp_state; out: the rest
@@ -988,13 +1005,15 @@ int xr_cm_set_afonly(struct xr_cm_id *id, bool on)
  * before the connection, which brings the peer's wishes: remote writes,
  * and reads and atomics when it may issue them) or a UD QP's Q_Key
  * (RDMA_UDP_QKEY, as Linux gives the UDP and IB port spaces).  RC's RTR and
- * RTS come from the connection (xr_ibcm_qp_attr()).
+ * RTS come from the connection (xr_ibcm_qp_attr()), RTS's ACK timeout from
+ * xr_cm_set_ack_timeout() when it was set.
  *
  * Return: 0, or -EINVAL (no device, no connection yet, an IPoIB Q_Key).
  */
 int xr_cm_init_qp_attr(struct xr_cm_id *id, struct xr_cm_qp_attr *attr)
 {
 	struct xr_ibcm *cm = NULL;
+	int ack_timeout = -1;
 	int ret = 0;
 
 	mutex_lock(&id->lock);
@@ -1007,6 +1026,8 @@ int xr_cm_init_qp_attr(struct xr_cm_id *id, struct xr_cm_qp_attr *attr)
 	cm = id->ibcm;
 	if (cm)
 		xr_ibcm_get(cm);
+	if (id->ack_timeout_set)
+		ack_timeout = id->ack_timeout;
 	mutex_unlock(&id->lock);
 
 	if (id->qp_type == IB_UVERBS_QPT_UD) {
@@ -1038,6 +1059,8 @@ int xr_cm_init_qp_attr(struct xr_cm_id *id, struct xr_cm_qp_attr *attr)
 			ret = -EINVAL;
 		attr->mask = XR_QP_STATE | XR_QP_SQ_PSN | XR_QP_TIMEOUT | XR_QP_RETRY_CNT |
 			     XR_QP_RNR_RETRY | XR_QP_MAX_QP_RD_ATOMIC;
+		if (ack_timeout >= 0)
+			attr->qp.ack_timeout = ack_timeout;	/* the owner's, as Linux */
 		break;
 	default:
 		ret = -EINVAL;
@@ -1324,6 +1347,40 @@ int xr_cm_disconnect(struct xr_cm_id *id)
 			id->state = XR_CM_DISCONNECT;
 		mutex_unlock(&id->lock);
 	}
+	return ret;
+}
+
+/* enum ib_event_type: what rdma_notify() passes. */
+#define XR_IB_EVENT_COMM_EST	4
+#define XR_IB_EVENT_LID_CHANGE	11
+
+/**
+ * xr_cm_notify - an event of an id's QP that its connection needs (rdma_notify)
+ * @id: the id
+ * @event: IB_EVENT_COMM_EST: the passive side's QP received before the RTU
+ *	came (established, as if it came); IB_EVENT_LID_CHANGE: nothing to do
+ *
+ * Return: 0 (also for an id with no connection, as Linux), -EISCONN
+ * (established already), or -EINVAL (another event or state).
+ */
+int xr_cm_notify(struct xr_cm_id *id, u32 event)
+{
+	struct xr_ibcm *cm = xr_cma_ibcm(id, XR_CM_CONNECT);
+	int ret;
+
+	if (!cm)
+		return 0;
+	switch (event) {
+	case XR_IB_EVENT_COMM_EST:
+		ret = id->qp_type == IB_UVERBS_QPT_RC ? xr_ibcm_establish(cm) : -EINVAL;
+		break;
+	case XR_IB_EVENT_LID_CHANGE:
+		ret = 0;
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	xr_ibcm_put(cm);
 	return ret;
 }
 

@@ -231,7 +231,8 @@ typedef int (*xr_cm_handler)(struct xr_cm_id *id, const struct xr_cm_event *ev);
  * @reuseaddr: RDMA_OPTION_ID_REUSEADDR
  * @afonly: RDMA_OPTION_ID_AFONLY
  * @afonly_set: @afonly was set (else the bind decides it)
- * @backlog: of a listening id
+ * @ack_timeout: RDMA_OPTION_ID_ACK_TIMEOUT, for its QP's RTS
+ * @ack_timeout_set: @ack_timeout was set (else the connection's)
  * @bind: its entry in its port space, while bound
  * @bind_node: in @bind's owners
  * @ibcm: its IB CM connection, while connecting and connected
@@ -271,7 +272,8 @@ struct xr_cm_id {
 	bool reuseaddr;
 	bool afonly;
 	bool afonly_set;
-	int backlog;
+	u8 ack_timeout;
+	bool ack_timeout_set;
 	struct xr_cm_bind *bind;
 	struct hlist_node bind_node;
 	struct xr_ibcm *ibcm;
@@ -470,6 +472,7 @@ struct xr_ibcm_req {
 };
 
 void xr_ibcm_init(void);
+u64 xr_ibcm_live(void);
 struct xr_ibcm *xr_ibcm_connect(struct xr_device *xdev, const struct xr_ibcm_req *p,
 				xr_ibcm_handler handler, void *context);
 void xr_ibcm_destroy(struct xr_ibcm *cm);
@@ -478,6 +481,7 @@ int xr_ibcm_accept(struct xr_ibcm *cm, const struct xr_ibcm_rep *p);
 int xr_ibcm_send_rtu(struct xr_ibcm *cm);
 int xr_ibcm_reject(struct xr_ibcm *cm, u16 reason, const void *pdata, u8 len);
 int xr_ibcm_disconnect(struct xr_ibcm *cm);
+int xr_ibcm_establish(struct xr_ibcm *cm);
 struct xr_ibcm *xr_ibcm_sidr_req(struct xr_device *xdev, const struct xr_ibcm_req *p,
 				 xr_ibcm_handler handler, void *context);
 int xr_ibcm_sidr_rep(struct xr_ibcm *cm, u8 status, u32 qpn, u32 qkey, const void *pdata, u8 len);
@@ -542,10 +546,12 @@ int xr_cm_bind_addr(struct xr_cm_id *id, const struct sockaddr *addr);
 int xr_cm_resolve_addr(struct xr_cm_id *id, const struct sockaddr *src,
 		       const struct sockaddr *dst);
 int xr_cm_resolve_route(struct xr_cm_id *id);
-int xr_cm_listen(struct xr_cm_id *id, int backlog);
+int xr_cm_listen(struct xr_cm_id *id);
 int xr_cm_set_tos(struct xr_cm_id *id, u8 tos);
 int xr_cm_set_reuseaddr(struct xr_cm_id *id, bool on);
 int xr_cm_set_afonly(struct xr_cm_id *id, bool on);
+int xr_cm_set_ack_timeout(struct xr_cm_id *id, u8 timeout);
+int xr_cm_notify(struct xr_cm_id *id, u32 event);
 int xr_cm_init_qp_attr(struct xr_cm_id *id, struct xr_cm_qp_attr *attr);
 int xr_cm_connect(struct xr_cm_id *id, const struct xr_cm_conn_param *cp);
 int xr_cm_accept(struct xr_cm_id *id, const struct xr_cm_conn_param *cp);

@@ -36,8 +36,9 @@ static int xr_check_linux_rdma_core(void)
 
 /*
  * /sys/kernel/debug/xrdma_core/event_files: the async event files and
- * completion channels that exist, and cm_ids: the RDMA CM ids, so that
- * tests can check none is leaked.
+ * completion channels that exist, cm_ids: the RDMA CM ids, and
+ * cm_connections: IB CM's connections, so that tests can check none is
+ * leaked.
  */
 static struct dentry *xr_debugfs;
 
@@ -55,6 +56,13 @@ static int xr_cm_ids_get(void *data, u64 *val)
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(xr_cm_ids_fops, xr_cm_ids_get, NULL, "%llu\n");
+
+static int xr_cm_connections_get(void *data, u64 *val)
+{
+	*val = xr_ibcm_live();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(xr_cm_connections_fops, xr_cm_connections_get, NULL, "%llu\n");
 
 static int __init xr_core_init(void)
 {
@@ -91,6 +99,8 @@ static int __init xr_core_init(void)
 	debugfs_create_file_unsafe("event_files", 0400, xr_debugfs, NULL,
 				   &xr_event_files_fops);
 	debugfs_create_file_unsafe("cm_ids", 0400, xr_debugfs, NULL, &xr_cm_ids_fops);
+	debugfs_create_file_unsafe("cm_connections", 0400, xr_debugfs, NULL,
+				   &xr_cm_connections_fops);
 	return 0;
 
 err_cma_exit:

@@ -982,6 +982,56 @@ static int xr_nl_dump_cm_ids(struct sk_buff *skb, struct netlink_callback *cb,
 	return ret;
 }
 
+/* RDMA_NLDEV_CMD_RES_CM_ID_GET of one id: `rdma res show cm_id cm-idn N`. */
+static int xr_nl_cm_id_doit(struct sk_buff *skb, struct nlmsghdr *nlh, struct nlattr **tb,
+			    struct netlink_ext_ack *extack)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct xr_cm_res r = { .owner = NULL };
+	struct xr_device *xdev;
+	struct sk_buff *msg;
+	struct nlmsghdr *rep;
+	u32 idn;
+	int ret;
+
+	if (!tb[RDMA_NLDEV_ATTR_RES_CM_IDN]) {
+		NL_SET_ERR_MSG(extack, "object number is missing");
+		return -EINVAL;
+	}
+	idn = nla_get_u32(tb[RDMA_NLDEV_ATTR_RES_CM_IDN]);
+	xdev = xr_nl_get_dev(tb, extack);
+	if (IS_ERR(xdev))
+		return PTR_ERR(xdev);
+	ret = xr_nl_get_port(tb, xdev, false, extack);
+	if (ret < 0)
+		goto out_put;
+	if (xr_cma_res_next(xdev, idn, &r) || r.idn != idn ||
+	    (r.owner && ns_of_pid(r.owner) != ns)) {
+		NL_SET_ERR_MSG(extack, "no such object");
+		ret = -ENOENT;
+		goto out_put;
+	}
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	rep = xr_nl_put_hdr(msg, NETLINK_CB(skb).portid, nlh->nlmsg_seq,
+			    RDMA_NLDEV_CMD_RES_CM_ID_GET, 0);
+	if (!rep || xr_nl_put_handle(msg, xdev) ||
+	    xr_nl_fill_cm_id(msg, &r, pid_nr_ns(r.owner, ns))) {
+		nlmsg_free(msg);
+		ret = -EMSGSIZE;
+		goto out_put;
+	}
+	nlmsg_end(msg, rep);
+	ret = xr_nl_unicast(msg, NETLINK_CB(skb).portid);
+out_put:
+	put_pid(r.owner);
+	xr_device_put(xdev);
+	return ret;
+}
+
 /* The part of a dump that concerns one device; see xr_nl_dump(). */
 static int xr_nl_dump_dev(struct sk_buff *skb, struct netlink_callback *cb,
 			  struct xr_device *xdev, u32 op)
@@ -1122,7 +1172,7 @@ static const struct xr_nl_cmd xr_nl_cmds[RDMA_NLDEV_NUM_OPS] = {
 				     .dump = true },
 	[RDMA_NLDEV_CMD_RES_QP_GET] = { .doit = xr_nl_res_obj_doit,
 					.dump = true },
-	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = { .dump = true },
+	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = { .doit = xr_nl_cm_id_doit, .dump = true },
 	[RDMA_NLDEV_CMD_RES_CQ_GET] = { .doit = xr_nl_res_obj_doit,
 					.dump = true },
 	[RDMA_NLDEV_CMD_RES_MR_GET] = { .doit = xr_nl_res_obj_doit,

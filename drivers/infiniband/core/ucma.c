@@ -62,6 +62,8 @@ struct xr_ucma_file {
  * @events_reported: events GET_EVENT handed out
  * @list: in @file->ctxs
  * @mcs: its multicast groups (struct xr_ucma_mc; under the file's lock)
+ * @backlog: a listener's room for connection requests not yet read by
+ *	GET_EVENT (under the file's @event_lock)
  */
 struct xr_ucma_ctx {
 	u32 id;
@@ -71,6 +73,7 @@ struct xr_ucma_ctx {
 	u32 events_reported;
 	struct list_head list;
 	struct list_head mcs;
+	int backlog;
 };
 
 /**
@@ -200,6 +203,19 @@ static void xr_ucma_ud_param(const struct xr_cm_id *id, const struct xr_cm_event
 	ud->ah_attr.port_num = id->port;
 }
 
+/* Add @n (-1: take one) to listener @l's room for requests; false: none left. */
+static bool xr_ucma_backlog_add(struct xr_ucma_file *file, struct xr_ucma_ctx *l, int n)
+{
+	bool ok;
+
+	mutex_lock(&file->event_lock);
+	ok = l->backlog + n >= 0;
+	if (ok)
+		l->backlog += n;
+	mutex_unlock(&file->event_lock);
+	return ok;
+}
+
 /* cma.c's handler: queue the event for GET_EVENT (under the id's lock). */
 static int xr_ucma_handler(struct xr_cm_id *cm_id, const struct xr_cm_event *e)
 {
@@ -211,10 +227,19 @@ static int xr_ucma_handler(struct xr_cm_id *cm_id, const struct xr_cm_event *e)
 	if (!ev)
 		return -ENOMEM;		/* lost, as Linux's ucma loses it */
 	ev->ctx = ctx;
-	/* A request's event counts as its listener's; it names the new id. */
+	/*
+	 * A request's event counts as its listener's; it names the new id.
+	 * A listener whose backlog of unread requests is full takes none
+	 * (its CM drops the REQ, and takes it when it comes again).
+	 */
 	if (e->event == XR_CM_EVENT_CONNECT_REQUEST) {
+		if (!xr_ucma_backlog_add(file, ctx, -1)) {
+			kfree(ev);
+			return -ENOMEM;
+		}
 		ev->conn_req = xr_ucma_new_ctx(ctx, cm_id);
 		if (!ev->conn_req) {
+			xr_ucma_backlog_add(file, ctx, 1);
 			kfree(ev);
 			return -ENOMEM;
 		}
@@ -602,7 +627,11 @@ static int xr_ucma_listen(struct xr_ucma_file *file, const char __user *in, int 
 		return PTR_ERR(ctx);
 	if (cmd.backlog <= 0 || cmd.backlog > XR_UCMA_MAX_BACKLOG)
 		cmd.backlog = XR_UCMA_MAX_BACKLOG;
-	return xr_cm_listen(ctx->cm_id, cmd.backlog);
+	/* Before it listens, so that its first requests find the room. */
+	mutex_lock(&file->event_lock);
+	ctx->backlog = cmd.backlog;
+	mutex_unlock(&file->event_lock);
+	return xr_cm_listen(ctx->cm_id);
 }
 
 /* A connection's parameters as rdma_connect() and rdma_accept() give them. */
@@ -776,6 +805,8 @@ static int xr_ucma_get_event(struct xr_ucma_file *file, const char __user *in, i
 	if (!ret) {
 		list_del(&ev->list);
 		ev->ctx->events_reported++;
+		if (ev->conn_req)
+			ev->ctx->backlog++;	/* read: room for another */
 		if (ev->mc)
 			ev->mc->events_reported++;
 		kfree(ev);
@@ -796,8 +827,8 @@ static int xr_ucma_option(struct xr_cm_id *id, u32 name, const void __user *val,
 			return -EINVAL;
 		if (copy_from_user(&b, val, sizeof(b)))
 			return -EFAULT;
-		/* The ACK timeout is the connection's, which comes with IB CM. */
-		return name == RDMA_OPTION_ID_TOS ? xr_cm_set_tos(id, b) : -EOPNOTSUPP;
+		return name == RDMA_OPTION_ID_TOS ? xr_cm_set_tos(id, b) :
+						    xr_cm_set_ack_timeout(id, b);
 	case RDMA_OPTION_ID_REUSEADDR:
 	case RDMA_OPTION_ID_AFONLY:
 		if (len != sizeof(int))
@@ -907,7 +938,20 @@ out_put:
 typedef int (*xr_ucma_cmd)(struct xr_ucma_file *file, const char __user *in, int in_len,
 			   int out_len);
 
-/* Linux's command numbers; NULL: not here yet (NOTIFY). */
+/* NOTIFY: an event of the id's QP its connection needs (rdma_notify()). */
+static int xr_ucma_notify(struct xr_ucma_file *file, const char __user *in, int in_len,
+			  int out_len)
+{
+	struct rdma_ucm_notify cmd;
+	struct xr_ucma_ctx *ctx;
+
+	ctx = xr_ucma_in_ctx(file, &cmd, sizeof(cmd), &cmd.id, in, in_len);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return xr_cm_notify(ctx->cm_id, cmd.event);
+}
+
+/* Linux's command numbers. */
 /*
  * Join @addr (@addr_size bytes, as its family needs) for @ctx's id; the
  * group's number in @response.  As Linux's ucma_process_join().
@@ -1040,6 +1084,7 @@ static const xr_ucma_cmd xr_ucma_cmds[] = {
 	[RDMA_USER_CM_CMD_INIT_QP_ATTR]	= xr_ucma_init_qp_attr,
 	[RDMA_USER_CM_CMD_GET_EVENT]	= xr_ucma_get_event,
 	[RDMA_USER_CM_CMD_SET_OPTION]	= xr_ucma_set_option,
+	[RDMA_USER_CM_CMD_NOTIFY]	= xr_ucma_notify,
 	[RDMA_USER_CM_CMD_JOIN_IP_MCAST] = xr_ucma_join_ip_mcast,
 	[RDMA_USER_CM_CMD_LEAVE_MCAST]	= xr_ucma_leave_mcast,
 	[RDMA_USER_CM_CMD_MIGRATE_ID]	= xr_ucma_migrate_id,
@@ -1073,7 +1118,7 @@ static ssize_t xr_ucma_write(struct file *filp, const char __user *buf, size_t l
 	if (hdr.in + sizeof(hdr) > len)
 		return -EINVAL;
 	if (!xr_ucma_cmds[cmd])
-		return -EOPNOTSUPP;	/* not here yet: NOTIFY */
+		return -EOPNOTSUPP;	/* GET_OPTION: Linux has none either */
 	/* GET_EVENT waits for events, not for the file's other commands. */
 	if (cmd == RDMA_USER_CM_CMD_GET_EVENT)
 		return xr_ucma_get_event(file, buf + sizeof(hdr), hdr.in, hdr.out) ?: len;

@@ -28,6 +28,8 @@
 #define UNREACHABLE	"192.0.2.254"	/* nobody on the runner's segment */
 #define FOREIGN		"192.0.2.250"	/* not an address of this host */
 #define UDP_QKEY	0x01234567	/* the Q_Key Linux gives RDMA_PS_UDP */
+#define CYCLES		1000	/* connections made and ended */
+#define CYCLES_DEBUG	100	/* on the debug kernel, ten times slower */
 
 
 /* The next event of @ch within @ms: its type and status, or -1. */
@@ -507,19 +509,36 @@ TEST_F(cm, a_ud_id_joins_and_leaves_an_ip_multicast_group)
 	ud_id_destroy(id);
 }
 
+/* The cm-idn of the line of `rdma res show cm_id` that has @s, or -1. */
+static long cm_idn_of(const char *s)
+{
+	FILE *f = popen("rdma res show cm_id", "r");
+	char line[512];
+	long n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, s) && strstr(line, "cm-idn "))
+			n = strtol(strstr(line, "cm-idn ") + 7, NULL, 10);
+	pclose(f);
+	return n;
+}
+
 /*
  * `rdma res show cm_id` shows the ids as Linux's nldev does (the port,
  * the QP of a connected one, the state, the port space, the owner, the
- * addresses), a listener on every device's address with no port, and
- * `rdma res` counts them.
+ * addresses), a listener on every device's address with no port, one id
+ * by its number, and `rdma res` counts them.
  */
 TEST_F(cm, rdma_res_shows_the_ids_and_counts_them)
 {
 	struct rdma_conn_param cp = { .private_data = "x", .private_data_len = 1 };
 	struct sockaddr_in any = ipv4("0.0.0.0", 0), addr = self->me;
 	struct rdma_cm_id *l, *w, *id;
-	char want[160];
+	char want[160], cmd[96];
 	struct ud_event e;
+	long idn;
 
 	ASSERT_EQ(0, rdma_create_id(self->ch, &w, NULL, RDMA_PS_TCP));
 	ASSERT_EQ(0, rdma_bind_addr(w, (struct sockaddr *)&any));
@@ -538,6 +557,14 @@ TEST_F(cm, rdma_res_shows_the_ids_and_counts_them)
 		 getpid(), self->ip, ntohs(addr.sin_port));
 	EXPECT_EQ(1, xt_output_has("rdma res show cm_id", want));
 	EXPECT_EQ(1, xt_output_has("rdma res", "cm_id 2 "));
+	/* One id asked for by its number: the kernel answers for it alone. */
+	idn = cm_idn_of(" ps UDP ");
+	ASSERT_LE(0, idn);
+	snprintf(cmd, sizeof(cmd), "rdma res show cm_id link xrnic0/1 cm-idn %ld", idn);
+	EXPECT_EQ(1, xt_output_has(cmd, want));
+	EXPECT_EQ(0, xt_output_has(cmd, " ps TCP "));
+	snprintf(cmd, sizeof(cmd), "rdma res show cm_id link xrnic0/1 cm-idn %ld 2>&1", idn + 1000);
+	EXPECT_EQ(0, xt_output_has(cmd, " state "));
 
 	/* A UD id connected to the listener's service: its QP and the destination. */
 	id = ud_id(self->ch, &addr);
@@ -557,6 +584,182 @@ TEST_F(cm, rdma_res_shows_the_ids_and_counts_them)
 	EXPECT_EQ(0, rdma_destroy_id(l));
 	EXPECT_EQ(0, rdma_destroy_id(w));
 	EXPECT_EQ(1, xt_output_has("rdma res", "cm_id 0 "));
+}
+
+static const struct ibv_qp_init_attr rc_init = {
+	.qp_type = IBV_QPT_RC,
+	.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+};
+
+static struct rdma_conn_param rc_param = {
+	.responder_resources = 1, .initiator_depth = 1, .retry_count = 7, .rnr_retry_count = 7,
+};
+
+/* An RC id resolved to @dst with its QP, its REQ sent; or NULL. */
+static struct rdma_cm_id *rc_connect(struct rdma_event_channel *ch, struct sockaddr_in *dst)
+{
+	struct ibv_qp_init_attr init = rc_init;
+	struct rdma_cm_id *id;
+
+	if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
+		return NULL;
+	if (resolve(ch, id, dst) || rdma_create_qp(id, NULL, &init) ||
+	    rdma_connect(id, &rc_param)) {
+		if (id->qp)
+			rdma_destroy_qp(id);
+		rdma_destroy_id(id);
+		return NULL;
+	}
+	return id;
+}
+
+static void rc_destroy(struct rdma_cm_id *id)
+{
+	rdma_destroy_qp(id);
+	rdma_destroy_id(id);
+}
+
+/*
+ * rdma_notify(): COMM_EST on the passive side of a connection whose RTU has
+ * not come (the active side's librdmacm sends it when its program reads
+ * the CONNECT_RESPONSE) establishes it at once, as Linux's cm_establish();
+ * once established it is EISCONN, LID_CHANGE changes nothing, another
+ * event is EINVAL, and an id with no connection has nothing to be told.
+ * An RC id's RDMA_OPTION_ID_ACK_TIMEOUT is its QP's at RTS; a UD id has
+ * none.
+ */
+TEST_F(cm, notify_comm_est_and_the_ack_timeout_option)
+{
+	struct rdma_event_channel *lch = rdma_create_event_channel();
+	struct ibv_qp_init_attr init = rc_init, qinit;
+	struct sockaddr_in addr = self->me;
+	struct rdma_cm_id *l, *c, *s, *u;
+	struct ibv_qp_attr qattr;
+	uint8_t t = 18;
+
+	ASSERT_NE(NULL, lch);
+	ASSERT_EQ(0, rdma_create_id(lch, &l, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
+	ASSERT_EQ(0, rdma_listen(l, 1));
+	addr.sin_port = rdma_get_src_port(l);
+	ASSERT_EQ(0, rdma_create_id(self->ch, &c, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_set_option(c, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &t, 1));
+	ASSERT_EQ(0, resolve(self->ch, c, &addr));
+	EXPECT_EQ(0, rdma_notify(c, IBV_EVENT_COMM_EST));	/* no connection yet */
+	ASSERT_EQ(0, rdma_create_qp(c, NULL, &init));
+	ASSERT_EQ(0, rdma_connect(c, &rc_param));
+	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_event(lch, 20000, NULL, &s));
+	init = rc_init;
+	ASSERT_EQ(0, rdma_create_qp(s, NULL, &init));
+	ASSERT_EQ(0, rdma_accept(s, &rc_param));
+	/* The REP is out; the RTU waits until c's channel is read. */
+	EXPECT_EQ(0, rdma_notify(s, IBV_EVENT_COMM_EST)) TH_LOG("%m");
+	EXPECT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(lch, 20000, NULL, NULL));
+	EXPECT_EQ(-1, rdma_notify(s, IBV_EVENT_COMM_EST));
+	EXPECT_EQ(EISCONN, errno);
+	EXPECT_EQ(0, rdma_notify(s, IBV_EVENT_LID_CHANGE));
+	EXPECT_EQ(-1, rdma_notify(s, IBV_EVENT_QP_FATAL));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(self->ch, 20000, NULL, NULL));
+	ASSERT_EQ(0, ibv_query_qp(c->qp, &qattr, IBV_QP_TIMEOUT, &qinit));
+	EXPECT_EQ(18, qattr.timeout);
+	EXPECT_EQ(0, rdma_disconnect(c));
+	EXPECT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(self->ch, 20000, NULL, NULL));
+	EXPECT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(lch, 20000, NULL, NULL));
+	rc_destroy(s);
+	rc_destroy(c);
+	EXPECT_EQ(0, rdma_destroy_id(l));
+	rdma_destroy_event_channel(lch);
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &u, NULL, RDMA_PS_UDP));
+	EXPECT_EQ(-1, rdma_set_option(u, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &t, 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, rdma_destroy_id(u));
+}
+
+/*
+ * A listener with a backlog of 2 takes two requests it has not read; a
+ * third REQ is dropped without an answer, as Linux drops it (its requester
+ * is not rejected), even when it comes again, until the listener reads
+ * one; then the REQ, sent again after the response timeout, is taken.  A
+ * flood of requests waits in the requesters, not in the kernel.
+ */
+TEST_F(cm, a_full_backlog_leaves_a_request_to_come_again)
+{
+	struct rdma_event_channel *lch = rdma_create_event_channel();
+	struct sockaddr_in addr = self->me;
+	struct rdma_cm_id *l, *c[3], *req;
+	int i, status;
+
+	ASSERT_NE(NULL, lch);
+	ASSERT_EQ(0, rdma_create_id(lch, &l, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
+	ASSERT_EQ(0, rdma_listen(l, 2));
+	addr.sin_port = rdma_get_src_port(l);
+	for (i = 0; i < 3; i++) {
+		c[i] = rc_connect(self->ch, &addr);
+		ASSERT_NE(NULL, c[i]) TH_LOG("requester %d: %m", i);
+	}
+	/* The listener, the three requesters and two requests: no third. */
+	EXPECT_EQ(6, xt_core_count("cm_ids", 6));
+	/* Past the response timeout (4.8 s): the third REQ came again, and went. */
+	sleep(6);
+	EXPECT_EQ(6, xt_core_count("cm_ids", 6));
+	EXPECT_EQ(-1, next_event(self->ch, 0, NULL, NULL));	/* nobody rejected */
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_event(lch, 20000, NULL, &req))
+			TH_LOG("request %d", i);
+		EXPECT_EQ(0, rdma_reject(req, NULL, 0));
+		EXPECT_EQ(0, rdma_destroy_id(req));
+	}
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(RDMA_CM_EVENT_REJECTED, next_event(self->ch, 20000, &status, NULL));
+		EXPECT_EQ(28, status);		/* consumer defined */
+		rc_destroy(c[i]);
+	}
+	EXPECT_EQ(0, rdma_destroy_id(l));
+	rdma_destroy_event_channel(lch);
+	EXPECT_EQ(0, xt_core_count("cm_ids", 0));
+	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
+}
+
+/*
+ * 1000 RC connections (100 on the debug kernel) made, established and
+ * ended through our own GSI QP leave no RDMA CM id and no IB CM connection
+ * behind (the debug kernel's kmemleak checks the memory after the tests).
+ */
+TEST_F(cm, connect_and_disconnect_cycles_leave_nothing)
+{
+	int i, cycles = getenv("XRDMA_DEBUG_KERNEL") ? CYCLES_DEBUG : CYCLES;
+	struct rdma_event_channel *lch = rdma_create_event_channel();
+	struct ibv_qp_init_attr init = rc_init;
+	struct sockaddr_in addr = self->me;
+	struct rdma_cm_id *l, *c, *s;
+
+	ASSERT_NE(NULL, lch);
+	ASSERT_EQ(0, rdma_create_id(lch, &l, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
+	ASSERT_EQ(0, rdma_listen(l, 4));
+	addr.sin_port = rdma_get_src_port(l);
+	for (i = 0; i < cycles; i++) {
+		init = rc_init;		/* rdma_create_qp() wrote its CQs there */
+		c = rc_connect(self->ch, &addr);
+		ASSERT_NE(NULL, c) TH_LOG("cycle %d: %m", i);
+		ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_event(lch, 20000, NULL, &s));
+		ASSERT_EQ(0, rdma_create_qp(s, NULL, &init)) TH_LOG("cycle %d: %m", i);
+		ASSERT_EQ(0, rdma_accept(s, &rc_param)) TH_LOG("cycle %d: %m", i);
+		ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(self->ch, 20000, NULL, NULL));
+		ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(lch, 20000, NULL, NULL));
+		ASSERT_EQ(0, rdma_disconnect(c));
+		ASSERT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(self->ch, 20000, NULL, NULL));
+		ASSERT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(lch, 20000, NULL, NULL));
+		rc_destroy(s);
+		rc_destroy(c);
+	}
+	EXPECT_EQ(0, rdma_destroy_id(l));
+	rdma_destroy_event_channel(lch);
+	EXPECT_EQ(0, xt_core_count("cm_ids", 0));
+	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
 }
 
 TEST_F(cm, an_address_nobody_answers_is_an_addr_error)
