@@ -23,6 +23,7 @@ struct xr_device;
 struct xr_ufile;
 struct xr_event_file;
 struct xr_uverbs_dev;
+struct xr_cm_counters;
 
 #define XR_NODE_DESC_MAX	64
 #define XR_FW_VER_MAX		32
@@ -592,6 +593,8 @@ struct xr_port_gids {
  * @dead: the device stopped answering (core private)
  * @gid_lock: protects @port_gids (core private)
  * @port_gids: per port, its net_device and GID table (core private)
+ * @cm_counters: per port, IB CM's message counters (core private; freed
+ *	with the device)
  */
 struct xr_device {
 	struct device dev;
@@ -623,6 +626,7 @@ struct xr_device {
 	bool dead;
 	struct mutex gid_lock;	/* protects port_gids */
 	struct xr_port_gids *port_gids;
+	struct xr_cm_counters *cm_counters;
 };
 
 struct xr_device *xr_alloc_device(size_t size);

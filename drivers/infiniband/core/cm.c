@@ -8,10 +8,14 @@
  * REQ, REP or DREQ is sent again after the response timeout, up to the
  * REQ's retry count; a REQ that nobody here takes is rejected ("invalid
  * service ID"), and a DREQ for a connection unknown here gets a DREP, as
- * Linux does.  A UD service is resolved with SIDR: a SIDR_REQ (sent again
- * like a REQ) that the passive side answers with a SIDR_REP giving its QP
- * and Q_Key, or a status saying why not.  MRA, LAP and TIMEWAIT are not
- * here yet.
+ * Linux does.  A REQ (or REP) that comes again while its answer is still
+ * the owner's to give gets an MRA, as Linux's rdma_cm sends it (only then),
+ * and an MRA received holds off the next send for its service timeout.  A
+ * UD service is resolved with SIDR: a SIDR_REQ (sent again like a REQ)
+ * that the passive side answers with a SIDR_REP giving its QP and Q_Key,
+ * or a status saying why not.  Every message is counted per port as
+ * Linux counts it (sent, sent again, received, duplicates).  LAP and
+ * TIMEWAIT are not here.
  *
  * Locking: connections are found by local communication ID in xr_ibcm_ids
  * under its lock, which a reference (kref) outlives.  xr_ibcm.lock protects
@@ -27,6 +31,7 @@
 #define XR_CM_CLASS_VERSION	2
 #define XR_MGMT_METHOD_SEND	0x03
 #define XR_CM_REQ_ATTR		0x0010
+#define XR_CM_MRA_ATTR		0x0011
 #define XR_CM_REJ_ATTR		0x0012
 #define XR_CM_REP_ATTR		0x0013
 #define XR_CM_RTU_ATTR		0x0014
@@ -37,6 +42,7 @@
 #define XR_CM_HI_TID		1	/* the high half of our transaction IDs */
 #define XR_CM_MSG_RESPONSE_REQ	0	/* REJ's "message rejected": a REQ */
 #define XR_CM_MSG_RESPONSE_REP	1	/* ... a REP */
+#define XR_CM_MRA_TIMEOUT	24	/* Linux's rdma_cm's MRA service timeout (69 s) */
 #define XR_CM_LID_PERMISSIVE	0xffff
 #define XR_CM_ACK_DELAY		15	/* the local CA ACK delay, as rxe's */
 
@@ -80,6 +86,10 @@ XR_CM_FIELD(REQ_PRIMARY_LOCAL_ACK_TIMEOUT, 95, 0, 5);
 #define XR_CM_REQ_LOCAL_GID	56
 #define XR_CM_REQ_REMOTE_GID	72
 #define XR_CM_REQ_PRIVATE_DATA	140
+
+/* Table 107: MRA. */
+XR_CM_FIELD(MRA_MESSAGE_MRAED, 8, 0, 2);
+XR_CM_FIELD(MRA_SERVICE_TIMEOUT, 9, 0, 5);
 
 /* Table 108: REJ. */
 XR_CM_FIELD(REJ_MESSAGE_REJECTED, 8, 0, 2);
@@ -164,6 +174,40 @@ static void xr_cm_hdr(u8 *mad, u16 attr, __be64 tid)
 static unsigned long xr_cm_ms(u8 t)
 {
 	return max_t(u64, (4096ULL << min_t(u8, t, 31)) / 1000000, 1);
+}
+
+/* Count a message of attribute @attr in @group of @xdev's @port. */
+static void xr_cm_count(struct xr_device *xdev, u32 port, u32 group, u16 attr)
+{
+	if (port >= 1 && port <= xdev->phys_port_cnt && attr >= XR_CM_REQ_ATTR &&
+	    attr < XR_CM_REQ_ATTR + XR_CM_MSG_KINDS)
+		atomic_long_inc(&xdev->cm_counters[port - 1].c[group][attr - XR_CM_REQ_ATTR]);
+}
+
+/**
+ * xr_ibcm_counter - one of IB CM's counters of a port
+ * @xdev: the device
+ * @port: the port
+ * @group: enum xr_cm_counter_group
+ * @kind: the message: its attribute ID less REQ's
+ *
+ * Return: the count, or 0 for a port or message that has none.
+ */
+long xr_ibcm_counter(struct xr_device *xdev, u32 port, u32 group, u32 kind)
+{
+	if (port < 1 || port > xdev->phys_port_cnt || group >= XR_CM_COUNTER_GROUPS ||
+	    kind >= XR_CM_MSG_KINDS)
+		return 0;
+	return atomic_long_read(&xdev->cm_counters[port - 1].c[group][kind]);
+}
+
+/* Send a CM message, counted (a full queue or a dead device: as a lost one). */
+static void xr_cm_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah, const u8 *m)
+{
+	const struct xr_mad_hdr *h = (const struct xr_mad_hdr *)m;
+
+	xr_cm_count(xdev, port, XR_CM_TX_MSGS, be16_to_cpu(h->attr_id));
+	xr_mad_send(xdev, port, ah, m);
 }
 
 enum xr_ibcm_state {
@@ -350,7 +394,7 @@ static void xr_ibcm_send_msg(struct xr_ibcm *cm)
 {
 	lockdep_assert_held(&cm->lock);
 	/* A full queue or a dead device: as a lost message, the timeout decides. */
-	xr_mad_send(cm->xdev, cm->port, &cm->ah, cm->msg);
+	xr_cm_send(cm->xdev, cm->port, &cm->ah, cm->msg);
 	mod_delayed_work(system_wq, &cm->timer, cm->timeout);
 }
 
@@ -367,6 +411,8 @@ static void xr_ibcm_timeout(struct work_struct *work)
 	case XR_IBCM_SIDR_REQ_SENT:
 		if (cm->retries) {
 			cm->retries--;
+			xr_cm_count(cm->xdev, cm->port, XR_CM_TX_RETRIES,
+				    be16_to_cpu(((struct xr_mad_hdr *)cm->msg)->attr_id));
 			xr_ibcm_send_msg(cm);
 			break;
 		}
@@ -514,10 +560,27 @@ out:
 	return ret;
 }
 
-/* A message that needs no answer: REJ, RTU, DREP. */
+/* A message that needs no answer: REJ, RTU, DREP, MRA. */
 static void xr_ibcm_send_once(struct xr_ibcm *cm, u8 *m)
 {
-	xr_mad_send(cm->xdev, cm->port, &cm->ah, m);
+	xr_cm_send(cm->xdev, cm->port, &cm->ah, m);
+}
+
+/*
+ * The message @mraed (XR_CM_MSG_RESPONSE_REQ or _REP) came again while its
+ * answer is the owner's to give: an MRA, so that the peer waits for it.
+ */
+static void xr_ibcm_send_mra(struct xr_ibcm *cm, u8 mraed)
+{
+	u8 m[XR_MAD_SIZE];
+
+	lockdep_assert_held(&cm->lock);
+	xr_cm_hdr(m, XR_CM_MRA_ATTR, cm->tid);
+	xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+	xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+	xr_cm_set(m, &MRA_MESSAGE_MRAED, mraed);
+	xr_cm_set(m, &MRA_SERVICE_TIMEOUT, XR_CM_MRA_TIMEOUT);
+	xr_ibcm_send_once(cm, m);
 }
 
 /**
@@ -803,12 +866,18 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 	u8 timeout;
 	int ret;
 
-	/* The same REQ again (our REP was lost or slow): the REP again. */
+	/*
+	 * The same REQ again: our REP was lost or slow (the REP again), or
+	 * its owner has not answered yet (an MRA).
+	 */
 	cm = xr_ibcm_find_remote(remote_id, guid, wc->sgid);
 	if (cm) {
+		xr_cm_count(xdev, port, XR_CM_RX_DUPLICATES, XR_CM_REQ_ATTR);
 		mutex_lock(&cm->lock);
 		if (cm->state == XR_IBCM_REP_SENT)
 			xr_ibcm_send_msg(cm);
+		else if (cm->state == XR_IBCM_REQ_RCVD)
+			xr_ibcm_send_mra(cm, XR_CM_MSG_RESPONSE_REQ);
 		mutex_unlock(&cm->lock);
 		xr_ibcm_put(cm);
 		return;
@@ -884,7 +953,7 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 	xr_cm_set(rej, &REMOTE_COMM_ID, remote_id);
 	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, XR_CM_MSG_RESPONSE_REQ);
 	xr_cm_set(rej, &REJ_REASON, reason);
-	xr_mad_send(xdev, port, &ah, rej);
+	xr_cm_send(xdev, port, &ah, rej);
 }
 
 /*
@@ -902,6 +971,7 @@ static void xr_ibcm_sidr_req_rcvd(struct xr_device *xdev, u32 port, const struct
 
 	cm = xr_ibcm_find_remote(remote_id, 0, wc->sgid);
 	if (cm) {
+		xr_cm_count(xdev, port, XR_CM_RX_DUPLICATES, XR_CM_SIDR_REQ_ATTR);
 		mutex_lock(&cm->lock);
 		if (cm->state == XR_IBCM_SIDR_REP_SENT)
 			xr_ibcm_send_once(cm, cm->msg);
@@ -951,15 +1021,16 @@ static void xr_ibcm_drep_unknown(struct xr_device *xdev, u32 port, const struct 
 	xr_cm_hdr(m, XR_CM_DREP_ATTR, ((const struct xr_mad_hdr *)dreq)->tid);
 	xr_cm_set(m, &LOCAL_COMM_ID, xr_cm_get(dreq, &REMOTE_COMM_ID));
 	xr_cm_set(m, &REMOTE_COMM_ID, xr_cm_get(dreq, &LOCAL_COMM_ID));
-	xr_mad_send(xdev, port, &ah, m);
+	xr_cm_send(xdev, port, &ah, m);
 }
 
 /* A message of connection @cm (its state under the lock). */
 static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 {
 	u8 *pdata = (u8 *)mad + sizeof(struct xr_mad_hdr);
+	unsigned long wait;
 	u8 m[XR_MAD_SIZE];
-	u8 status;
+	u8 status, mraed;
 
 	lockdep_assert_held(&cm->lock);
 	switch (attr) {
@@ -973,10 +1044,17 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 	case XR_CM_REP_ATTR:
 		if (cm->state == XR_IBCM_ESTABLISHED) {
 			/* Our RTU was lost: again. */
+			xr_cm_count(cm->xdev, cm->port, XR_CM_RX_DUPLICATES, attr);
 			xr_cm_hdr(m, XR_CM_RTU_ATTR, cm->tid);
 			xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
 			xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
 			xr_ibcm_send_once(cm, m);
+			break;
+		}
+		if (cm->state == XR_IBCM_REP_RCVD) {
+			/* Our owner has not sent the RTU yet: an MRA. */
+			xr_cm_count(cm->xdev, cm->port, XR_CM_RX_DUPLICATES, attr);
+			xr_ibcm_send_mra(cm, XR_CM_MSG_RESPONSE_REP);
 			break;
 		}
 		if (cm->state != XR_IBCM_REQ_SENT)
@@ -1028,6 +1106,14 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 		cancel_delayed_work(&cm->timer);
 		xr_ibcm_event(cm, XR_CM_EVENT_DISCONNECTED, 0, NULL, 0);
 		break;
+	case XR_CM_MRA_ATTR:
+		/* The peer takes its time: the next send waits as long more. */
+		mraed = xr_cm_get(mad, &MRA_MESSAGE_MRAED);
+		wait = msecs_to_jiffies(xr_cm_ms(xr_cm_get(mad, &MRA_SERVICE_TIMEOUT)));
+		if ((cm->state == XR_IBCM_REQ_SENT && mraed == XR_CM_MSG_RESPONSE_REQ) ||
+		    (cm->state == XR_IBCM_REP_SENT && mraed == XR_CM_MSG_RESPONSE_REP))
+			mod_delayed_work(system_wq, &cm->timer, cm->timeout + wait);
+		break;
 	case XR_CM_SIDR_REP_ATTR:
 		if (cm->state != XR_IBCM_SIDR_REQ_SENT)
 			break;
@@ -1061,6 +1147,7 @@ void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, 
 
 	if (h->class_version != XR_CM_CLASS_VERSION || h->method != XR_MGMT_METHOD_SEND)
 		return;
+	xr_cm_count(xdev, port, XR_CM_RX_MSGS, attr);
 	if (attr == XR_CM_REQ_ATTR) {
 		xr_ibcm_req_rcvd(xdev, port, wc, mad);
 		return;
@@ -1072,17 +1159,21 @@ void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, 
 	if (attr == XR_CM_SIDR_REP_ATTR) {
 		/* Its request ID is our local one. */
 		cm = xr_ibcm_find(xr_cm_get(mad, &LOCAL_COMM_ID));
-	} else if (attr >= XR_CM_REJ_ATTR && attr <= XR_CM_DREP_ATTR) {
+	} else if (attr >= XR_CM_MRA_ATTR && attr <= XR_CM_DREP_ATTR) {
 		/* Every other message names our ID as its remote one. */
 		cm = xr_ibcm_find(xr_cm_get(mad, &REMOTE_COMM_ID));
 	} else {
-		return;		/* not here yet: MRA, LAP, APR */
+		return;		/* not here: LAP, APR */
 	}
+	/* Those answering our first message cannot know our peer's ID yet. */
 	if (!cm || cm->xdev != xdev ||
-	    (attr != XR_CM_REP_ATTR && attr != XR_CM_REJ_ATTR && attr != XR_CM_SIDR_REP_ATTR &&
-	     cm->remote_id != xr_cm_get(mad, &LOCAL_COMM_ID))) {
-		if (attr == XR_CM_DREQ_ATTR)
+	    (attr != XR_CM_REP_ATTR && attr != XR_CM_REJ_ATTR && attr != XR_CM_MRA_ATTR &&
+	     attr != XR_CM_SIDR_REP_ATTR && cm->remote_id != xr_cm_get(mad, &LOCAL_COMM_ID))) {
+		if (attr == XR_CM_DREQ_ATTR) {
+			/* Linux counts it a duplicate: the connection ended here. */
+			xr_cm_count(xdev, port, XR_CM_RX_DUPLICATES, attr);
 			xr_ibcm_drep_unknown(xdev, port, wc, mad);
+		}
 	} else {
 		mutex_lock(&cm->lock);
 		xr_ibcm_msg_rcvd(cm, attr, mad);

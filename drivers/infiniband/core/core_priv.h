@@ -473,6 +473,24 @@ struct xr_ibcm_req {
 
 void xr_ibcm_init(void);
 u64 xr_ibcm_live(void);
+
+/* IB CM's counters of a port, as Linux's (ports/<n>/cm_tx_msgs/req, ...). */
+/* REQ MRA REJ REP RTU DREQ DREP SIDR_REQ SIDR_REP LAP APR */
+#define XR_CM_MSG_KINDS		11
+enum xr_cm_counter_group {
+	XR_CM_TX_MSGS,
+	XR_CM_TX_RETRIES,
+	XR_CM_RX_MSGS,
+	XR_CM_RX_DUPLICATES,
+	XR_CM_COUNTER_GROUPS,
+};
+
+/* One port's, by group and message (its attribute ID less REQ's). */
+struct xr_cm_counters {
+	atomic_long_t c[XR_CM_COUNTER_GROUPS][XR_CM_MSG_KINDS];
+};
+
+long xr_ibcm_counter(struct xr_device *xdev, u32 port, u32 group, u32 kind);
 struct xr_ibcm *xr_ibcm_connect(struct xr_device *xdev, const struct xr_ibcm_req *p,
 				xr_ibcm_handler handler, void *context);
 void xr_ibcm_destroy(struct xr_ibcm *cm);

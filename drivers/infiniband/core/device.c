@@ -26,6 +26,7 @@ static void xr_device_release(struct device *dev)
 	WARN_ON(!xa_empty(&xdev->user_usage));
 	xa_destroy(&xdev->user_usage);
 	mutex_destroy(&xdev->user_lock);
+	kfree(xdev->cm_counters);
 	kfree(xdev);
 }
 
@@ -132,6 +133,13 @@ int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 	ret = xdev->ops->query_device(xdev, &xdev->attr);
 	if (ret)
 		return ret;
+	/* Freed with the device: IB CM may count until its last user is gone. */
+	if (!xdev->cm_counters) {
+		xdev->cm_counters = kcalloc(xdev->phys_port_cnt, sizeof(*xdev->cm_counters),
+					    GFP_KERNEL);
+		if (!xdev->cm_counters)
+			return -ENOMEM;
+	}
 
 	xdev->dev.parent = parent;
 	refcount_set(&xdev->users, 1);

@@ -354,8 +354,32 @@ static const struct attribute_group *xr_gid_attrs_groups[] = {
 	NULL,
 };
 
+/*
+ * IB CM's counters, as Linux 6.1's: ports/<n>/cm_tx_msgs/req and the rest
+ * (cm.c counts; xr_sysfs_init() fills the tables).
+ */
+static const char * const xr_cm_msg_names[XR_CM_MSG_KINDS] = {
+	"req", "mra", "rej", "rep", "rtu", "dreq", "drep", "sidr_req", "sidr_rep", "lap", "apr",
+};
+
+static const char * const xr_cm_group_names[XR_CM_COUNTER_GROUPS] = {
+	"cm_tx_msgs", "cm_tx_retries", "cm_rx_msgs", "cm_rx_duplicates",
+};
+
+static struct xr_port_attribute xr_cm_attrs[XR_CM_COUNTER_GROUPS][XR_CM_MSG_KINDS];
+static struct attribute *xr_cm_attr_list[XR_CM_COUNTER_GROUPS][XR_CM_MSG_KINDS + 1];
+static struct attribute_group xr_cm_groups[XR_CM_COUNTER_GROUPS];
+
+static ssize_t cm_counter_show(struct xr_port *port, u32 index, const struct xr_port_attr *pa,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", xr_ibcm_counter(port->xdev, port->port_num,
+						       index / XR_CM_MSG_KINDS,
+						       index % XR_CM_MSG_KINDS));
+}
+
 /**
- * xr_sysfs_init - fill in the GID file tables, once at module load
+ * xr_sysfs_init - fill in the GID and CM counter file tables, once at module load
  */
 void xr_sysfs_init(void)
 {
@@ -377,6 +401,18 @@ void xr_sysfs_init(void)
 			a->pattr.index = i;
 			xr_gid_attr_ptrs[t][i] = &a->pattr.attr;
 		}
+	}
+	for (t = 0; t < XR_CM_COUNTER_GROUPS; t++) {
+		for (i = 0; i < XR_CM_MSG_KINDS; i++) {
+			sysfs_attr_init(&xr_cm_attrs[t][i].attr);
+			xr_cm_attrs[t][i].attr.name = xr_cm_msg_names[i];
+			xr_cm_attrs[t][i].attr.mode = 0444;
+			xr_cm_attrs[t][i].show = cm_counter_show;
+			xr_cm_attrs[t][i].index = t * XR_CM_MSG_KINDS + i;
+			xr_cm_attr_list[t][i] = &xr_cm_attrs[t][i].attr;
+		}
+		xr_cm_groups[t].name = xr_cm_group_names[t];
+		xr_cm_groups[t].attrs = xr_cm_attr_list[t];
 	}
 }
 
@@ -401,6 +437,10 @@ static const struct attribute_group *xr_port_groups[] = {
 	&xr_port_group,
 	&xr_gids_group,
 	&xr_pkeys_group,
+	&xr_cm_groups[XR_CM_TX_MSGS],
+	&xr_cm_groups[XR_CM_TX_RETRIES],
+	&xr_cm_groups[XR_CM_RX_MSGS],
+	&xr_cm_groups[XR_CM_RX_DUPLICATES],
 	NULL,
 };
 

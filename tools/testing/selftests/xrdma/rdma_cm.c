@@ -677,6 +677,69 @@ TEST_F(cm, notify_comm_est_and_the_ack_timeout_option)
 	EXPECT_EQ(0, rdma_destroy_id(u));
 }
 
+/* One of port 1's IB CM counters (Linux's ports/1/<group>/<message>), or -1. */
+static long cm_counter(const char *group, const char *msg)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), XRDMA_SYS_DEV "/ports/1/%s/%s", group, msg);
+	if (xt_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/*
+ * A listener slow to read its request: the REQ comes again after the
+ * response timeout (4.8 s) and gets an MRA (service timeout 24: 69 s), as
+ * Linux's rdma_cm sends it, so the requester waits instead of sending
+ * again every 4.8 s (in 20 s: one retry, not four); accepted, the
+ * connection is made.  The port's counters (cm_tx_msgs, cm_tx_retries,
+ * cm_rx_msgs, cm_rx_duplicates, as Linux's) count it all; both ends are
+ * this port.
+ */
+TEST_F(cm, a_slow_listener_sends_an_mra_and_the_requester_waits)
+{
+	long req = cm_counter("cm_tx_msgs", "req"), retries = cm_counter("cm_tx_retries", "req");
+	long mra_tx = cm_counter("cm_tx_msgs", "mra"), mra_rx = cm_counter("cm_rx_msgs", "mra");
+	long dup = cm_counter("cm_rx_duplicates", "req"), rtu = cm_counter("cm_rx_msgs", "rtu");
+	struct rdma_event_channel *lch = rdma_create_event_channel();
+	struct ibv_qp_init_attr init = rc_init;
+	struct sockaddr_in addr = self->me;
+	struct rdma_cm_id *l, *c, *s;
+	long n;
+
+	ASSERT_LE(0, req);
+	ASSERT_NE(NULL, lch);
+	ASSERT_EQ(0, rdma_create_id(lch, &l, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
+	ASSERT_EQ(0, rdma_listen(l, 1));
+	addr.sin_port = rdma_get_src_port(l);
+	c = rc_connect(self->ch, &addr);
+	ASSERT_NE(NULL, c);
+	sleep(20);
+	n = cm_counter("cm_tx_retries", "req") - retries;
+	EXPECT_LE(1, n);
+	EXPECT_GE(2, n);	/* 4 without the MRA */
+	EXPECT_LE(1, cm_counter("cm_rx_duplicates", "req") - dup);
+	EXPECT_LE(1, cm_counter("cm_tx_msgs", "mra") - mra_tx);
+	EXPECT_LE(1, cm_counter("cm_rx_msgs", "mra") - mra_rx);
+	/* Every send counts, a retry too. */
+	EXPECT_EQ(1 + n, cm_counter("cm_tx_msgs", "req") - req);
+	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_event(lch, 20000, NULL, &s));
+	ASSERT_EQ(0, rdma_create_qp(s, NULL, &init));
+	ASSERT_EQ(0, rdma_accept(s, &rc_param));
+	EXPECT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(self->ch, 20000, NULL, NULL));
+	EXPECT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(lch, 20000, NULL, NULL));
+	EXPECT_EQ(1, cm_counter("cm_rx_msgs", "rtu") - rtu);
+	EXPECT_EQ(0, rdma_disconnect(c));
+	EXPECT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(self->ch, 20000, NULL, NULL));
+	EXPECT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(lch, 20000, NULL, NULL));
+	rc_destroy(s);
+	rc_destroy(c);
+	EXPECT_EQ(0, rdma_destroy_id(l));
+	rdma_destroy_event_channel(lch);
+}
+
 /*
  * A listener with a backlog of 2 takes two requests it has not read; a
  * third REQ is dropped without an answer, as Linux drops it (its requester
