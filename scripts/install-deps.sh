@@ -25,6 +25,8 @@ pkgs=(
 	infiniband-diags
 	perftest
 	ucx-utils
+	libfabric-bin
+	qperf
 	iperf3
 	libisal-dev
 	ethtool

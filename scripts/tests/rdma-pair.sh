@@ -102,7 +102,7 @@ pair_cm_run() {
 			timeout 120 sh -c "$4" >/tmp/cm.log 2>&1
 			st=$?
 			# Not listening yet: a REJ, or a SIDR_REP saying "unsupported" (1).
-			grep -q -i -E "rejected|refused|unable to connect|couldn't connect|unreachable, error: 1$" \
+			grep -q -i -E "rejected|refused|(unable|failed) to connect|couldn't connect|unreachable, error: 1$" \
 				/tmp/cm.log || break
 			sleep 0.3
 		done

@@ -240,33 +240,30 @@ static void xr_cma_detach(struct xr_cm_id *id)
 
 /*
  * The device, port and source GID of @id's bound address: the device of
- * the net_device that has it, or for a loopback address the first device
- * and its default GID (as Linux's cma_bind_loopback()).
+ * the net_device that has it.  A loopback address has none (-ENODEV): as
+ * in Linux, no port has its GID, so that programs that try every local
+ * address (libfabric) find the ones of RDMA devices; a loopback
+ * destination resolves to the first device instead (xr_cma_resolve()).
  */
 static int xr_cma_acquire_dev(struct xr_cm_id *id)
 {
 	const struct sockaddr *src = (const struct sockaddr *)&id->src;
-	struct net_device *ndev = NULL;
+	struct net_device *ndev;
 	struct xr_device *xdev;
 	u32 port;
 	int idx;
 
-	if (!xr_sa_loopback(src)) {
-		ndev = xr_cma_addr_dev(id->net, src);
-		if (!ndev)
-			return -EADDRNOTAVAIL;
-	}
+	if (xr_sa_loopback(src))
+		return -ENODEV;
+	ndev = xr_cma_addr_dev(id->net, src);
+	if (!ndev)
+		return -EADDRNOTAVAIL;
 	xdev = xr_cma_dev_of_netdev(ndev, &port);
 	dev_put(ndev);
 	if (!xdev)
 		return -ENODEV;
-	if (xr_sa_loopback(src)) {
-		idx = 0;
-		xr_query_gid(xdev, port, 0, id->sgid, NULL);
-	} else {
-		xr_sa_gid(src, id->sgid);
-		idx = xr_find_gid(xdev, port, id->sgid);
-	}
+	xr_sa_gid(src, id->sgid);
+	idx = xr_find_gid(xdev, port, id->sgid);
 	if (idx < 0) {
 		xr_device_put(xdev);
 		return -EADDRNOTAVAIL;
