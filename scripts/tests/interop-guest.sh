@@ -33,7 +33,7 @@ LIST
 
 me=$([ "$DEV" = xrnic0 ] && echo xrnic || echo rxe)
 echo "TAP version 13"
-echo "1..$((2 * $(tests | wc -l) + 10 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
+echo "1..$((2 * $(tests | wc -l) + 22 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
 tests >/tmp/interop-tests
 for server in 1 2; do
 	if [ "$server" = "$XRDMA_VM_INDEX" ]; then role=server; else role=client; fi
@@ -53,6 +53,21 @@ pair_cm_run "interop.${me}.udaddy_xrnic_server" 1 udaddy "udaddy -s $PEER"
 pair_cm_run "interop.${me}.udaddy_rxe_server" 2 udaddy "udaddy -s $PEER"
 pair_mckey "interop.${me}.mckey_xrnic_receives" 1 239.1.2.3
 pair_mckey "interop.${me}.mckey_rxe_receives" 2 239.1.2.4
+# More of rdmacm-utils (rsockets too) and perftest's RDMA CM mode, each
+# with the XRNIC as the server, then rxe.
+for server in 1 2; do
+	s=$([ "$server" = 1 ] && echo xrnic || echo rxe)
+	pair_cm_run "interop.${me}.ucmatose_${s}_server" $server "ucmatose -C 10" "ucmatose -s $PEER -C 10"
+	pair_cm_run "interop.${me}.rdma_server_${s}_server" $server rdma_server "rdma_client -s $PEER"
+	pair_cm_run "interop.${me}.rstream_${s}_server" $server "rstream -S 1024 -C 100" \
+		"rstream -s $PEER -S 1024 -C 100"
+	pair_cm_run "interop.${me}.riostream_${s}_server" $server "riostream -S 1024 -C 100" \
+		"riostream -s $PEER -S 1024 -C 100"
+	pair_cm_run "interop.${me}.ib_write_bw_R_${s}_server" $server "ib_write_bw -R -d $DEV -x 1 -n 100" \
+		"ib_write_bw -R -d $DEV -x 1 -n 100 $PEER"
+	pair_cm_run "interop.${me}.ib_read_lat_R_${s}_server" $server "ib_read_lat -R -d $DEV -x 1 -n 100" \
+		"ib_read_lat -R -d $DEV -x 1 -n 100 $PEER"
+done
 pair_rping_rejected "interop.${me}.rping_to_a_port_nobody_listens_on_is_rejected"
 
 # A slow receiver: the rxe guest's CPU also runs a busy loop, so its

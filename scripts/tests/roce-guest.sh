@@ -54,7 +54,7 @@ LIST
 export UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=xrnic0:1
 
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 14))"
+echo "1..$(($(tests | wc -l) + 16))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
@@ -77,6 +77,9 @@ pair_cm_run roce.qperf_rc_through_the_rdma_cm 1 "qperf & q=\$!; nc -l -p 7999 >/
 	"qperf -cm1 $PEER -t 2 rc_bw rc_lat >/tmp/qperf.log 2>&1; s=\$?; cat /tmp/qperf.log
 	 grep -q 'failed to connect' /tmp/qperf.log || echo done | nc $PEER 7999; exit \$s"
 pair_cm_run roce.rstream_over_rsockets 1 "rstream -S 1024 -C 100" "rstream -s $PEER -S 1024 -C 100"
+pair_cm_run roce.riostream_over_rsockets 1 "riostream -S 1024 -C 100" "riostream -s $PEER -S 1024 -C 100"
+pair_cm_run roce.ib_read_lat_through_the_rdma_cm 1 "ib_read_lat -R -d xrnic0 -x 1 -n 100" \
+	"ib_read_lat -R -d xrnic0 -x 1 -n 100 $PEER"
 pair_cm_run roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 1 -n 100" \
 	"ib_write_bw -R -d xrnic0 -x 1 -n 100 $PEER"
 pair_rping_rejected roce.rping_to_a_port_nobody_listens_on_is_rejected

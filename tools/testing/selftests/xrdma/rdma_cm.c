@@ -613,6 +613,22 @@ static struct rdma_cm_id *rc_connect(struct rdma_event_channel *ch, struct socka
 	return id;
 }
 
+/* An RC listener on @ch bound to @addr (its port filled in), or NULL. */
+static struct rdma_cm_id *rc_listen(struct rdma_event_channel *ch, struct sockaddr_in *addr,
+				    int backlog)
+{
+	struct rdma_cm_id *l;
+
+	if (!ch || rdma_create_id(ch, &l, NULL, RDMA_PS_TCP))
+		return NULL;
+	if (rdma_bind_addr(l, (struct sockaddr *)addr) || rdma_listen(l, backlog)) {
+		rdma_destroy_id(l);
+		return NULL;
+	}
+	addr->sin_port = rdma_get_src_port(l);
+	return l;
+}
+
 static void rc_destroy(struct rdma_cm_id *id)
 {
 	rdma_destroy_qp(id);
@@ -638,10 +654,8 @@ TEST_F(cm, notify_comm_est_and_the_ack_timeout_option)
 	uint8_t t = 18;
 
 	ASSERT_NE(NULL, lch);
-	ASSERT_EQ(0, rdma_create_id(lch, &l, NULL, RDMA_PS_TCP));
-	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
-	ASSERT_EQ(0, rdma_listen(l, 1));
-	addr.sin_port = rdma_get_src_port(l);
+	l = rc_listen(lch, &addr, 1);
+	ASSERT_NE(NULL, l);
 	ASSERT_EQ(0, rdma_create_id(self->ch, &c, NULL, RDMA_PS_TCP));
 	ASSERT_EQ(0, rdma_set_option(c, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &t, 1));
 	ASSERT_EQ(0, resolve(self->ch, c, &addr));
@@ -710,10 +724,8 @@ TEST_F(cm, a_slow_listener_sends_an_mra_and_the_requester_waits)
 
 	ASSERT_LE(0, req);
 	ASSERT_NE(NULL, lch);
-	ASSERT_EQ(0, rdma_create_id(lch, &l, NULL, RDMA_PS_TCP));
-	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
-	ASSERT_EQ(0, rdma_listen(l, 1));
-	addr.sin_port = rdma_get_src_port(l);
+	l = rc_listen(lch, &addr, 1);
+	ASSERT_NE(NULL, l);
 	c = rc_connect(self->ch, &addr);
 	ASSERT_NE(NULL, c);
 	sleep(20);
@@ -755,10 +767,8 @@ TEST_F(cm, a_full_backlog_leaves_a_request_to_come_again)
 	int i, status;
 
 	ASSERT_NE(NULL, lch);
-	ASSERT_EQ(0, rdma_create_id(lch, &l, NULL, RDMA_PS_TCP));
-	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
-	ASSERT_EQ(0, rdma_listen(l, 2));
-	addr.sin_port = rdma_get_src_port(l);
+	l = rc_listen(lch, &addr, 2);
+	ASSERT_NE(NULL, l);
 	for (i = 0; i < 3; i++) {
 		c[i] = rc_connect(self->ch, &addr);
 		ASSERT_NE(NULL, c[i]) TH_LOG("requester %d: %m", i);
@@ -800,10 +810,8 @@ TEST_F(cm, connect_and_disconnect_cycles_leave_nothing)
 	struct rdma_cm_id *l, *c, *s;
 
 	ASSERT_NE(NULL, lch);
-	ASSERT_EQ(0, rdma_create_id(lch, &l, NULL, RDMA_PS_TCP));
-	ASSERT_EQ(0, rdma_bind_addr(l, (struct sockaddr *)&addr));
-	ASSERT_EQ(0, rdma_listen(l, 4));
-	addr.sin_port = rdma_get_src_port(l);
+	l = rc_listen(lch, &addr, 4);
+	ASSERT_NE(NULL, l);
 	for (i = 0; i < cycles; i++) {
 		init = rc_init;		/* rdma_create_qp() wrote its CQs there */
 		c = rc_connect(self->ch, &addr);
