@@ -12,6 +12,11 @@ n=0
 rc=0
 say() { n=$((n + 1)); echo "$1 $n capture.$2"; [ "$1" = ok ] || rc=1; }
 
+# tshark 4.0's RPC-over-RDMA heuristic throws on any SEND whose payload is
+# shorter than its header (rsockets' 4-byte messages): it decodes the payload
+# of no frame here, so it is off and every other dissector stays on.
+ts() { tshark -n --disable-heuristic rpcrdma_infiniband "$@" 2>/dev/null; }
+
 shopt -s nullglob
 files=("$dir"/guest*.pcap)
 echo "TAP version 13"
@@ -25,21 +30,21 @@ for f in "${files[@]}"; do
 		say "not ok" "$g.roce_frames_pass_the_icrc_and_length_checks"
 	fi
 	echo "$out"
-	ib=$(tshark -n -r "$f" -Y infiniband 2>/dev/null | wc -l)
+	ib=$(ts -r "$f" -Y infiniband | wc -l)
 	echo "# $g: tshark decodes $ib frames as InfiniBand; opcodes:" \
-		"$(tshark -n -r "$f" -Y infiniband -T fields -e infiniband.bth.opcode 2>/dev/null |
+		"$(ts -r "$f" -Y infiniband -T fields -e infiniband.bth.opcode |
 			sort -n | uniq -c | awk '{ printf "%s×%s ", $2, $1 }')"
 	if ((ib > 0)); then say ok "$g.tshark_decodes_roce_v2"; else say "not ok" "$g.tshark_decodes_roce_v2"; fi
 	# A zero UDP checksum over IPv6 is what RoCE v2 sends (IBTA A17.4.3,
 	# RFC 6935; rxe too), though tshark calls it illegal: counted, not bad.
-	zero=$(tshark -n -r "$f" -Y 'ipv6 && udp.dstport == 4791 && udp.checksum == 0' 2>/dev/null | wc -l)
+	zero=$(ts -r "$f" -Y 'ipv6 && udp.dstport == 4791 && udp.checksum == 0' | wc -l)
 	bad='_ws.malformed || (_ws.expert.severity >= error &&
 		!(_ws.expert.message == "Illegal checksum value (0)" && ipv6 && udp.dstport == 4791))'
 	echo "# $g: $zero RoCE v2 frames over IPv6 with a zero UDP checksum"
-	if (($(tshark -n -r "$f" -Y "$bad" 2>/dev/null | wc -l) == 0)); then
+	if (($(ts -r "$f" -Y "$bad" | wc -l) == 0)); then
 		say ok "$g.tshark_finds_nothing_malformed"
 	else
-		tshark -n -r "$f" -Y "$bad" 2>/dev/null | head -5 | sed 's/^/# /'
+		ts -r "$f" -Y "$bad" | head -5 | sed 's/^/# /'
 		say "not ok" "$g.tshark_finds_nothing_malformed"
 	fi
 done
