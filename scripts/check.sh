@@ -110,7 +110,8 @@ layer roce scripts/xrdma-vm run --vms 2 "${pair[@]}" scripts/tests/roce-guest.sh
 # The same programs between an XRNIC guest and Linux's rdma_rxe (Debian's
 # kernel and rxe provider) on a virtio-net guest, both ways; the XRNIC's
 # device model captures its wire, and the capture is checked: every RoCE v2
-# frame, rxe's too, passes our ICRC check, and tshark decodes it cleanly.
+# frame, rxe's too, passes our ICRC check, and tshark decodes it cleanly
+# (the IB CM handshakes of both ends too).
 mkdir -p "$logdir/pcap"
 layer interop scripts/xrdma-vm run --vms 2 --rxe 2 --pcap "$logdir/pcap" "${pair[@]}" \
 	scripts/tests/interop-guest.sh
