@@ -6,7 +6,7 @@
 # a user would: modprobe rdma_rxe, the address, rdma link add.  KTAP.
 
 # pair_setup: the NIC up with the guest's address, the RDMA device ready,
-# the peer answering pings.  Sets DEV, PEER (the other guest's name).
+# the peer answering pings.  Sets DEV, PEER (the other guest's name), PEER_IP.
 pair_setup() {
 	if [ "$XRDMA_RXE" = 1 ]; then
 		modprobe virtio_pci && modprobe virtio_net || { echo "modprobe virtio_net failed"; exit 1; }
@@ -24,6 +24,7 @@ pair_setup() {
 		rdma link add rxe0 type rxe netdev eth0 || { echo "rdma link add failed"; exit 1; }
 	fi
 	PEER=xrdma-vm$((3 - XRDMA_VM_INDEX))
+	PEER_IP=$(awk -v h="$PEER" '{ for (i = 2; i <= NF; i++) if ($i == h) print $1 }' /etc/hosts)
 	for i in $(seq 60); do ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && break; done
 	echo "# $(hostname): $DEV, $(rdma link show "$DEV/1")"
 	n=0
@@ -87,6 +88,10 @@ pair_rping() {
 	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
 }
 
+# What a client of the RDMA CM prints when its server does not listen yet:
+# a REJ (perftest: REJECTED is event 8), or a SIDR_REP saying "unsupported" (1).
+export PAIR_NOT_YET="rejected|refused|(unable|failed) to connect|couldn't connect|unreachable, error: 1$|unexpected cm event.* 8$"
+
 # pair_cm_run NAME SERVER SERVER_COMMAND CLIENT_COMMAND: a program of the
 # RDMA CM (librdmacm) as typed, guest SERVER running SERVER_COMMAND, the
 # other CLIENT_COMMAND (again while it is rejected, refused or unsupported:
@@ -101,14 +106,22 @@ pair_cm_run() {
 		for try in $(seq 100); do
 			timeout 120 sh -c "$4" >/tmp/cm.log 2>&1
 			st=$?
-			# Not listening yet: a REJ, or a SIDR_REP saying "unsupported" (1).
-			grep -q -i -E "rejected|refused|(unable|failed) to connect|couldn't connect|unreachable, error: 1$" \
-				/tmp/cm.log || break
+			grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log || break
 			sleep 0.3
 		done
 		[ $st = 0 ] || sed 's/^/# client: /' /tmp/cm.log
 	fi
 	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
+}
+
+# pair_cm_served NAME SERVER SERVER_COMMAND CLIENT_COMMAND: pair_cm_run for
+# a server that runs until stopped: the client says when it is done (a TCP
+# connection to port 7999; not when its server did not listen yet, it
+# tries again then), and the server must still be running then.
+pair_cm_served() {
+	pair_cm_run "$1" "$2" "$3 & p=\$!; nc -l -p 7999 >/dev/null; kill \$p" \
+		"$4 >/tmp/served.log 2>&1; s=\$?; cat /tmp/served.log
+		 grep -q -i -E \"\$PAIR_NOT_YET\" /tmp/served.log || echo done | nc $PEER 7999; exit \$s"
 }
 
 # pair_mckey NAME SERVER GROUP: mckey (rdmacm-utils) through the RDMA CM's

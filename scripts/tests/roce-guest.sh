@@ -54,7 +54,7 @@ LIST
 export UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=xrnic0:1
 
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 16))"
+echo "1..$(($(tests | wc -l) + 19))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
@@ -66,22 +66,26 @@ pair_cm_run roce.ucmatose 1 "ucmatose -C 10" "ucmatose -s $PEER -C 10"
 pair_cm_run roce.rdma_server_and_rdma_client 1 rdma_server "rdma_client -s $PEER"
 pair_cm_run roce.udaddy_through_sidr 1 udaddy "udaddy -s $PEER"
 pair_mckey roce.mckey_through_a_multicast_join 1 239.1.2.3
-# libfabric's verbs provider (its RDM endpoints over RDMA CM connections)
-# and qperf's RC tests with -cm1.  qperf's server runs until stopped: the
-# client says when it is done (a TCP connection to port 7999; not when its
-# server was not up yet, it tries again then), and the server must still
-# be running then.
-pair_cm_run roce.fi_pingpong_rdm_over_the_rdma_cm 1 "fi_pingpong -p verbs -e rdm -I 100" \
-	"fi_pingpong -p verbs -e rdm -I 100 $PEER"
-pair_cm_run roce.qperf_rc_through_the_rdma_cm 1 "qperf & q=\$!; nc -l -p 7999 >/dev/null; kill \$q" \
-	"qperf -cm1 $PEER -t 2 rc_bw rc_lat >/tmp/qperf.log 2>&1; s=\$?; cat /tmp/qperf.log
-	 grep -q 'failed to connect' /tmp/qperf.log || echo done | nc $PEER 7999; exit \$s"
+# libfabric's verbs provider (its MSG endpoints, and RDM ones over them:
+# ofi_rxm sizes its CQs by the universe size, 256 peers by default, beyond
+# rxe's CQ and ours, so a small universe, as on rxe), qperf's RC tests with
+# -cm1, and UCX's client-server io_demo over UCP sockaddr with the rdmacm
+# connection manager alone.
+pair_cm_run roce.fi_pingpong_msg_over_the_rdma_cm 1 "fi_pingpong -p verbs -e msg -I 100" \
+	"fi_pingpong -p verbs -e msg -I 100 $PEER"
+pair_cm_run roce.fi_pingpong_rdm_over_the_rdma_cm 1 "FI_UNIVERSE_SIZE=16 fi_pingpong -p verbs -e rdm -I 100" \
+	"FI_UNIVERSE_SIZE=16 fi_pingpong -p verbs -e rdm -I 100 $PEER"
+pair_cm_served roce.qperf_rc_through_the_rdma_cm 1 qperf "qperf -cm1 $PEER -t 2 rc_bw rc_lat"
+pair_cm_served roce.ucx_io_demo_through_the_rdma_cm 1 "UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo" \
+	"UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo -q -i 1000 $PEER_IP"
 pair_cm_run roce.rstream_over_rsockets 1 "rstream -S 1024 -C 100" "rstream -s $PEER -S 1024 -C 100"
 pair_cm_run roce.riostream_over_rsockets 1 "riostream -S 1024 -C 100" "riostream -s $PEER -S 1024 -C 100"
 pair_cm_run roce.ib_read_lat_through_the_rdma_cm 1 "ib_read_lat -R -d xrnic0 -x 1 -n 100" \
 	"ib_read_lat -R -d xrnic0 -x 1 -n 100 $PEER"
 pair_cm_run roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 1 -n 100" \
 	"ib_write_bw -R -d xrnic0 -x 1 -n 100 $PEER"
+pair_cm_run roce.ib_send_bw_through_the_rdma_cm 1 "ib_send_bw -R -d xrnic0 -x 1 -n 100" \
+	"ib_send_bw -R -d xrnic0 -x 1 -n 100 $PEER"
 pair_rping_rejected roce.rping_to_a_port_nobody_listens_on_is_rejected
 pair_icrc_check roce
 

@@ -81,7 +81,7 @@ static struct xarray *xr_cma_ps(u16 ps)
 
 /* ------------------------------------------------------------ addresses */
 
-static bool xr_sa_any(const struct sockaddr *sa)
+static bool xr_sa_zero(const struct sockaddr *sa)
 {
 	if (sa->sa_family == AF_INET)
 		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr == htonl(INADDR_ANY);
@@ -93,6 +93,16 @@ static bool xr_sa_loopback(const struct sockaddr *sa)
 	if (sa->sa_family == AF_INET)
 		return ipv4_is_loopback(((const struct sockaddr_in *)sa)->sin_addr.s_addr);
 	return ipv6_addr_loopback(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
+/*
+ * Any address, as Linux's rdma_cm counts it: the wildcard or a loopback
+ * address.  Bound, it takes no device; a listener on it takes every device
+ * and every destination address.
+ */
+static bool xr_sa_any(const struct sockaddr *sa)
+{
+	return xr_sa_zero(sa) || xr_sa_loopback(sa);
 }
 
 static u16 xr_sa_port(const struct sockaddr *sa)
@@ -239,11 +249,8 @@ static void xr_cma_detach(struct xr_cm_id *id)
 }
 
 /*
- * The device, port and source GID of @id's bound address: the device of
- * the net_device that has it.  A loopback address has none (-ENODEV): as
- * in Linux, no port has its GID, so that programs that try every local
- * address (libfabric) find the ones of RDMA devices; a loopback
- * destination resolves to the first device instead (xr_cma_resolve()).
+ * The device, port and source GID of @id's bound address (not any): the
+ * device of the net_device that has it.
  */
 static int xr_cma_acquire_dev(struct xr_cm_id *id)
 {
@@ -253,8 +260,6 @@ static int xr_cma_acquire_dev(struct xr_cm_id *id)
 	u32 port;
 	int idx;
 
-	if (xr_sa_loopback(src))
-		return -ENODEV;
 	ndev = xr_cma_addr_dev(id->net, src);
 	if (!ndev)
 		return -EADDRNOTAVAIL;
@@ -578,8 +583,8 @@ static int xr_cma_bind(struct xr_cm_id *id, const struct sockaddr *addr)
 /**
  * xr_cm_bind_addr - bind an id to a local address and port
  * @id: an id in IDLE
- * @addr: AF_INET or AF_INET6; a wildcard address binds to no device, a
- *	port 0 to a free port of the local port range
+ * @addr: AF_INET or AF_INET6; a wildcard or loopback address binds to no
+ *	device, a port 0 to a free port of the local port range
  *
  * Return: 0, -EAFNOSUPPORT, -EINVAL (not IDLE), -EADDRNOTAVAIL (not an
  * address of this host, or a wildcard where the port is taken), -ENODEV
@@ -828,7 +833,7 @@ int xr_cm_resolve_addr(struct xr_cm_id *id, const struct sockaddr *src,
 	size_t len = xr_sockaddr_size(dst->sa_family);
 	int ret = 0;
 
-	if (!len || xr_sa_any(dst))
+	if (!len || xr_sa_zero(dst))
 		return len ? -EINVAL : -EAFNOSUPPORT;
 	mutex_lock(&id->lock);
 	if (id->state == XR_CM_IDLE) {

@@ -797,6 +797,39 @@ TEST_F(cm, a_full_backlog_leaves_a_request_to_come_again)
 }
 
 /*
+ * A loopback address is any address to the RDMA CM, as on Linux (whose
+ * cma_any_addr() counts it so): bound, it has no device; a wildcard on its
+ * port is not available; listening, it takes a request to the port's own
+ * address.  libfabric's verbs provider listens on localhost.
+ */
+TEST_F(cm, a_loopback_address_binds_to_no_device_and_listens_on_every_one)
+{
+	struct sockaddr_in lo = ipv4("127.0.0.1", 0), any = ipv4("0.0.0.0", 0);
+	struct sockaddr_in dst = self->me;
+	struct rdma_cm_id *l, *w, *c, *req;
+
+	l = rc_listen(self->ch, &lo, 4);
+	ASSERT_NE(NULL, l) TH_LOG("%m");
+	EXPECT_EQ(NULL, l->verbs);
+	ASSERT_EQ(0, rdma_create_id(self->ch, &w, NULL, RDMA_PS_TCP));
+	any.sin_port = lo.sin_port;
+	EXPECT_EQ(-1, rdma_bind_addr(w, (struct sockaddr *)&any));
+	EXPECT_EQ(EADDRNOTAVAIL, errno);
+	EXPECT_EQ(0, rdma_destroy_id(w));
+	dst.sin_port = lo.sin_port;
+	c = rc_connect(self->ch, &dst);
+	ASSERT_NE(NULL, c) TH_LOG("%m");
+	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_event(self->ch, 20000, NULL, &req));
+	ASSERT_NE(NULL, req->verbs);
+	EXPECT_STREQ("xrnic0", ibv_get_device_name(req->verbs->device));
+	EXPECT_EQ(0, rdma_reject(req, NULL, 0));
+	EXPECT_EQ(0, rdma_destroy_id(req));
+	EXPECT_EQ(RDMA_CM_EVENT_REJECTED, next_event(self->ch, 20000, NULL, NULL));
+	rc_destroy(c);
+	EXPECT_EQ(0, rdma_destroy_id(l));
+}
+
+/*
  * 1000 RC connections (100 on the debug kernel) made, established and
  * ended through our own GSI QP leave no RDMA CM id and no IB CM connection
  * behind (the debug kernel's kmemleak checks the memory after the tests).
