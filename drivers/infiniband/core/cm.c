@@ -896,8 +896,12 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 		cm->ah.traffic_class = xr_cm_get(req, &REQ_PRIMARY_TRAFFIC_CLASS);
 		cm->ah.flow_label = xr_cm_get(req, &REQ_PRIMARY_FLOW_LABEL);
 		cm->retries = xr_cm_get(req, &REQ_MAX_CM_RETRIES);
-		/* The peer's response timeout, and a RoCE path's life time twice. */
-		timeout = xr_cm_get(req, &REQ_REMOTE_CM_RESPONSE_TIMEOUT);
+		/*
+		 * The peer's response timeout (the REQ's local one: how long
+		 * its sender takes to answer), and a RoCE path's life time
+		 * twice.
+		 */
+		timeout = xr_cm_get(req, &REQ_LOCAL_CM_RESPONSE_TIMEOUT);
 		cm->timeout = msecs_to_jiffies(2 * xr_cm_ms(16) + xr_cm_ms(timeout));
 		cm->qp = (struct xr_ibcm_qp){
 			.dest_qpn = xr_cm_get(req, &REQ_LOCAL_QPN),
