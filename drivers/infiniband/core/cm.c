@@ -269,6 +269,12 @@ struct xr_ibcm {
 };
 
 static DEFINE_XARRAY_ALLOC(xr_ibcm_ids);
+/*
+ * The next index to try, as Linux's: an ID comes again only after all the
+ * others, so a late message of an ended connection finds none (under the
+ * xarray's lock).
+ */
+static u32 xr_ibcm_id_next;
 static u32 xr_ibcm_id_mask;
 /* Connections not yet freed, for the leak checks of debugfs "cm_connections". */
 static atomic64_t xr_ibcm_alive = ATOMIC64_INIT(0);
@@ -359,7 +365,8 @@ static struct xr_ibcm *xr_ibcm_alloc(struct xr_device *xdev, u32 port, xr_ibcm_h
 	cm->port = port;
 	cm->handler = handler;
 	cm->context = context;
-	if (xa_alloc(&xr_ibcm_ids, &index, cm, xa_limit_32b, GFP_KERNEL)) {
+	if (xa_alloc_cyclic(&xr_ibcm_ids, &index, cm, xa_limit_32b, &xr_ibcm_id_next,
+			    GFP_KERNEL) < 0) {
 		kfree(cm);
 		return NULL;
 	}
