@@ -57,6 +57,7 @@ clean:
 	$(MAKE) -C tools/xrnic-emu clean
 	$(MAKE) -C tools/lib/xrnic clean
 	$(MAKE) -C tools/testing/selftests/xrdma clean
+	$(MAKE) -C tools/testing/cm clean
 	rm -rf build
 
 .PHONY: bench provider all deps modules emu selftests check lint demo install clean

@@ -96,6 +96,10 @@ layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko scripts/demo-guest.sh
 layer device-model make -s -C tools/xrnic-emu check
+# IB CM (cm.c) on the host: its state machine and messages against a peer
+# that sends what Linux's ib_cm sends, and a bounded fuzz run of CM MADs as
+# they come from the wire.
+layer cm-host make -s -C tools/testing/cm check
 # Two XRNIC guests and a virtio-net guest on the runner's segment (a bridge
 # in a network namespace of its own): ping, jumbo frames, link down and up,
 # ethtool, MTU, drops counted, TCP both ways, the GID table, RoCE paths.
