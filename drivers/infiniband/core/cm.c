@@ -5,6 +5,11 @@
  * 113), so that either end may be Linux.  The active side sends a REQ, the
  * passive side answers with a REP (or a REJ), the active side with an RTU;
  * either side ends the connection with a DREQ, which a DREP answers.  A
+ * connection dropped before it is established ends with a REJ, as Linux's
+ * cm_destroy_id() sends it: our REQ unanswered, "timeout" with our CA GUID
+ * (the peer may not know our ID yet: it finds its connection by that GUID
+ * and our ID); our REP unanswered, or a REQ or REP ours to answer,
+ * "consumer defined".  A
  * REQ, REP or DREQ is sent again after the response timeout, up to the
  * REQ's retry count; a REQ that nobody here takes is rejected ("invalid
  * service ID"), and a DREQ for a connection unknown here gets a DREP, as
@@ -42,6 +47,7 @@
 #define XR_CM_HI_TID		1	/* the high half of our transaction IDs */
 #define XR_CM_MSG_RESPONSE_REQ	0	/* REJ's "message rejected": a REQ */
 #define XR_CM_MSG_RESPONSE_REP	1	/* ... a REP */
+#define XR_CM_MSG_RESPONSE_OTHER	2	/* ... neither */
 #define XR_CM_MRA_TIMEOUT	24	/* Linux's rdma_cm's MRA service timeout (69 s) */
 #define XR_CM_LID_PERMISSIVE	0xffff
 #define XR_CM_ACK_DELAY		15	/* the local CA ACK delay, as rxe's */
@@ -93,7 +99,9 @@ XR_CM_FIELD(MRA_SERVICE_TIMEOUT, 9, 0, 5);
 
 /* Table 108: REJ. */
 XR_CM_FIELD(REJ_MESSAGE_REJECTED, 8, 0, 2);
+XR_CM_FIELD(REJ_ARI_LENGTH, 9, 0, 7);
 XR_CM_FIELD(REJ_REASON, 10, 0, 16);
+XR_CM_FIELD(REJ_ARI_GUID, 12, 0, 64);	/* a TIMEOUT's ARI: the sender's CA GUID */
 #define XR_CM_REJ_PRIVATE_DATA	84
 
 /* Table 110: REP. */
@@ -693,6 +701,35 @@ int xr_ibcm_send_rtu(struct xr_ibcm *cm)
 	return ret;
 }
 
+/*
+ * A REJ of the REQ or REP whose answer was ours to give, else of no
+ * message, as Linux's cm_format_rej() says; a "timeout" names us by our CA
+ * GUID in its ARI.
+ */
+static void xr_ibcm_send_rej(struct xr_ibcm *cm, u16 reason, const void *pdata, u8 len)
+{
+	u8 rejected = XR_CM_MSG_RESPONSE_OTHER;
+	u8 m[XR_MAD_SIZE];
+
+	lockdep_assert_held(&cm->lock);
+	if (cm->state == XR_IBCM_REQ_RCVD)
+		rejected = XR_CM_MSG_RESPONSE_REQ;
+	else if (cm->state == XR_IBCM_REP_RCVD)
+		rejected = XR_CM_MSG_RESPONSE_REP;
+	xr_cm_hdr(m, XR_CM_REJ_ATTR, cm->tid);
+	xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+	xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+	xr_cm_set(m, &REJ_MESSAGE_REJECTED, rejected);
+	xr_cm_set(m, &REJ_REASON, reason);
+	if (reason == XR_CM_REJ_TIMEOUT) {
+		xr_cm_set(m, &REJ_ARI_LENGTH, sizeof(cm->xdev->node_guid));
+		xr_cm_set(m, &REJ_ARI_GUID, cm->xdev->node_guid);
+	}
+	if (len)
+		memcpy(xr_cm_data(m, XR_CM_REJ_PRIVATE_DATA), pdata, len);
+	xr_ibcm_send_once(cm, m);
+}
+
 /**
  * xr_ibcm_reject - the passive side: refuse the REQ (or the active side a REP)
  * @cm: a connection in REQ_RCVD or REP_RCVD
@@ -704,22 +741,13 @@ int xr_ibcm_send_rtu(struct xr_ibcm *cm)
  */
 int xr_ibcm_reject(struct xr_ibcm *cm, u16 reason, const void *pdata, u8 len)
 {
-	u8 m[XR_MAD_SIZE];
 	int ret = 0;
 
 	if (len > XR_IBCM_REJ_PRIVATE_LEN)
 		return -EINVAL;
 	mutex_lock(&cm->lock);
 	if (cm->state == XR_IBCM_REQ_RCVD || cm->state == XR_IBCM_REP_RCVD) {
-		xr_cm_hdr(m, XR_CM_REJ_ATTR, cm->tid);
-		xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
-		xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
-		xr_cm_set(m, &REJ_MESSAGE_REJECTED, cm->state == XR_IBCM_REQ_RCVD ?
-			  XR_CM_MSG_RESPONSE_REQ : XR_CM_MSG_RESPONSE_REP);
-		xr_cm_set(m, &REJ_REASON, reason);
-		if (len)
-			memcpy(xr_cm_data(m, XR_CM_REJ_PRIVATE_DATA), pdata, len);
-		xr_ibcm_send_once(cm, m);
+		xr_ibcm_send_rej(cm, reason, pdata, len);
 		cm->state = XR_IBCM_IDLE;
 	} else {
 		ret = -EINVAL;
@@ -806,8 +834,9 @@ int xr_ibcm_qp_attr(struct xr_ibcm *cm, struct xr_ibcm_qp *qp)
  * @cm: the connection
  *
  * As Linux's ib_cm does, a connection its owner drops ends toward the peer
- * too: an established one with a DREQ, a request or reply not yet answered
- * with a REJ (sent once), a SIDR_REQ with a SIDR_REP saying "rejected".
+ * too: an established one with a DREQ, one not yet established with a REJ
+ * (sent once; "timeout" for our REQ unanswered, else "consumer defined"),
+ * a SIDR_REQ with a SIDR_REP saying "rejected".
  *
  * Context: process context; must not hold what the handler takes.
  */
@@ -818,20 +847,30 @@ void xr_ibcm_destroy(struct xr_ibcm *cm)
 	xa_erase(&xr_ibcm_ids, cm->local_id ^ xr_ibcm_id_mask);
 	mutex_lock(&cm->lock);
 	cm->handler = NULL;
-	if (cm->state == XR_IBCM_ESTABLISHED) {
+	switch (cm->state) {
+	case XR_IBCM_ESTABLISHED:
 		xr_cm_hdr(m, XR_CM_DREQ_ATTR, cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id));
 		xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
 		xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
 		xr_cm_set(m, &DREQ_REMOTE_QPN, cm->qp.dest_qpn);
 		xr_ibcm_send_once(cm, m);
-	} else if (cm->state == XR_IBCM_REQ_RCVD || cm->state == XR_IBCM_REP_RCVD) {
-		mutex_unlock(&cm->lock);
-		xr_ibcm_reject(cm, XR_CM_REJ_CONSUMER_DEFINED, NULL, 0);
-		mutex_lock(&cm->lock);
-	} else if (cm->state == XR_IBCM_SIDR_REQ_RCVD) {
+		break;
+	case XR_IBCM_REQ_SENT:
+		/* As Linux: the requester gave up; the peer may not know our ID. */
+		xr_ibcm_send_rej(cm, XR_CM_REJ_TIMEOUT, NULL, 0);
+		break;
+	case XR_IBCM_REQ_RCVD:
+	case XR_IBCM_REP_SENT:
+	case XR_IBCM_REP_RCVD:
+		xr_ibcm_send_rej(cm, XR_CM_REJ_CONSUMER_DEFINED, NULL, 0);
+		break;
+	case XR_IBCM_SIDR_REQ_RCVD:
 		mutex_unlock(&cm->lock);
 		xr_ibcm_sidr_rep(cm, XR_SIDR_REJECT, 0, 0, NULL, 0);
 		mutex_lock(&cm->lock);
+		break;
+	default:
+		break;
 	}
 	cm->state = XR_IBCM_IDLE;
 	mutex_unlock(&cm->lock);

@@ -108,6 +108,7 @@ struct xr_ibcm;
 #define XR_IBCM_REQ_PRIVATE_LEN	92
 #define XR_IBCM_REP_PRIVATE_LEN	196
 #define XR_IBCM_DREQ_PRIVATE_LEN	220
+#define XR_CM_REJ_TIMEOUT		4	/* a requester that gave up */
 #define XR_CM_REJ_INVALID_SERVICE_ID	8
 #define XR_CM_REJ_CONSUMER_DEFINED	28
 #define XR_CM_REJ_VENDOR_OPTION	35	/* not supported */

@@ -29,6 +29,7 @@
 #define PASSIVE_TIMEOUT	(2 * MS_16 + MS_19)
 #define HOUR		3600000
 
+#define REJ_TIMEOUT		4
 #define REJ_INVALID_SERVICE_ID	8
 #define REJ_STALE_CONN		10
 #define REJ_CONSUMER_DEFINED	28
@@ -874,6 +875,55 @@ TEST_F(cm, passive_rej_of_our_rep_reports_rejected)
 	xr_ibcm_destroy(cm);
 }
 
+/*
+ * Our requester destroyed with its REQ unanswered tells the peer at once,
+ * as Linux's cm_destroy_id(): a REJ "timeout" of no message with our CA
+ * GUID as its ARI, the peer's ID unknown (0), so the peer finds its
+ * connection by our GUID and ID.
+ */
+TEST_F(cm, destroy_in_req_sent_sends_rej_timeout_naming_our_guid)
+{
+	struct xr_ibcm_req p = our_req();
+	struct xr_ibcm *cm = active(self->xdev, &p, NULL);
+	const u8 *m;
+
+	xr_ibcm_destroy(cm);
+	ASSERT_EQ(2, fake.nsent);
+	EXPECT_EQ(0, memcmp(&p.ah, &fake.sent[1].ah, sizeof(p.ah)));
+	m = sent(1);
+	EXPECT_EQ(ATTR_REJ, attr_of(m));
+	EXPECT_EQ(tid_of(sent(0)), tid_of(m));
+	EXPECT_EQ(local_id_of(sent(0)), local_id_of(m));
+	EXPECT_EQ(0, get_be(m, CM(4), 4));
+	EXPECT_EQ(2 << 6, m[CM(8)]);			/* rejected: other */
+	EXPECT_EQ(8 << 1, m[CM(9)]);			/* reject info length */
+	EXPECT_EQ(REJ_TIMEOUT, get_be(m, CM(10), 2));
+	EXPECT_EQ(OUR_GUID, get_be(m, CM(12), 8));	/* ARI */
+	EXPECT_TRUE(all_zero(m, CM(20), MAD_SIZE));
+	EXPECT_EQ(1, counter(self->xdev, XR_CM_TX_MSGS, ATTR_REJ));
+}
+
+/* Our REP unanswered: a REJ "consumer defined" of no message, both IDs, as Linux's. */
+TEST_F(cm, destroy_in_rep_sent_sends_rej_consumer_defined_with_both_ids)
+{
+	struct peer_req r = peer_req_default();
+	struct xr_ibcm *cm = passive_rep_sent(self->xdev, &r);
+	const u8 *m;
+
+	xr_ibcm_destroy(cm);
+	ASSERT_EQ(2, fake.nsent);
+	EXPECT_EQ(0, memcmp(fake.sent[1].ah.dgid, peer_gid, 16));
+	m = sent(1);
+	EXPECT_EQ(ATTR_REJ, attr_of(m));
+	EXPECT_EQ(r.tid, tid_of(m));
+	EXPECT_EQ(local_id_of(sent(0)), local_id_of(m));
+	EXPECT_EQ(r.local_id, get_be(m, CM(4), 4));
+	EXPECT_EQ(2 << 6, m[CM(8)]);
+	EXPECT_EQ(0, m[CM(9)]);
+	EXPECT_EQ(REJ_CONSUMER_DEFINED, get_be(m, CM(10), 2));
+	EXPECT_TRUE(all_zero(m, CM(12), MAD_SIZE));
+}
+
 TEST_F(cm, dreq_received_sends_drep_and_disconnects)
 {
 	struct peer_rep r;
@@ -1313,8 +1363,9 @@ TEST_F(cm, counters_of_ports_that_have_none_read_0)
 
 /*
  * Destroy in every state: what goes to the peer (as Linux's ib_cm: a DREQ
- * for an established connection, a REJ or a SIDR_REP "rejected" for a
- * request not yet answered, else nothing), no event after it, nothing left.
+ * for an established connection, a REJ for one not yet established, a
+ * SIDR_REP "rejected" for a SIDR_REQ not yet answered, else nothing), no
+ * event after it, nothing left.
  */
 enum state {
 	REQ_SENT, REP_RCVD, ESTABLISHED, DREQ_SENT, REJECTED, SIDR_REQ_SENT,
@@ -1332,18 +1383,25 @@ FIXTURE_VARIANT(destroy) {
 	enum state state;
 	u16 sends;		/* the attribute of what destroy sends, or 0 */
 	u8 byte8;		/* its CM byte 8 (REJ: rejected) or 4 (SIDR_REP: status) */
+	u16 reason;		/* a REJ's */
 };
 
-FIXTURE_VARIANT_ADD(destroy, req_sent) { .state = REQ_SENT };
+FIXTURE_VARIANT_ADD(destroy, req_sent) {
+	.state = REQ_SENT, .sends = ATTR_REJ, .byte8 = 2 << 6, .reason = REJ_TIMEOUT,
+};
 FIXTURE_VARIANT_ADD(destroy, rep_rcvd) {
-	.state = REP_RCVD, .sends = ATTR_REJ, .byte8 = 1 << 6,
+	.state = REP_RCVD, .sends = ATTR_REJ, .byte8 = 1 << 6, .reason = REJ_CONSUMER_DEFINED,
 };
 FIXTURE_VARIANT_ADD(destroy, established) { .state = ESTABLISHED, .sends = ATTR_DREQ };
 FIXTURE_VARIANT_ADD(destroy, dreq_sent) { .state = DREQ_SENT };
 FIXTURE_VARIANT_ADD(destroy, rejected) { .state = REJECTED };
 FIXTURE_VARIANT_ADD(destroy, sidr_req_sent) { .state = SIDR_REQ_SENT };
-FIXTURE_VARIANT_ADD(destroy, req_rcvd) { .state = REQ_RCVD, .sends = ATTR_REJ, .byte8 = 0 };
-FIXTURE_VARIANT_ADD(destroy, rep_sent) { .state = REP_SENT };
+FIXTURE_VARIANT_ADD(destroy, req_rcvd) {
+	.state = REQ_RCVD, .sends = ATTR_REJ, .byte8 = 0, .reason = REJ_CONSUMER_DEFINED,
+};
+FIXTURE_VARIANT_ADD(destroy, rep_sent) {
+	.state = REP_SENT, .sends = ATTR_REJ, .byte8 = 2 << 6, .reason = REJ_CONSUMER_DEFINED,
+};
 FIXTURE_VARIANT_ADD(destroy, passive_established) {
 	.state = PASSIVE_ESTABLISHED, .sends = ATTR_DREQ,
 };
@@ -1432,7 +1490,7 @@ TEST_F(destroy, tells_the_peer_and_leaves_nothing)
 		EXPECT_EQ(variant->sends, attr_of(m));
 		if (variant->sends == ATTR_REJ) {
 			EXPECT_EQ(variant->byte8, m[CM(8)]);
-			EXPECT_EQ(REJ_CONSUMER_DEFINED, get_be(m, CM(10), 2));
+			EXPECT_EQ(variant->reason, get_be(m, CM(10), 2));
 		} else if (variant->sends == ATTR_SIDR_REP) {
 			EXPECT_EQ(variant->byte8, m[CM(4)]);
 			EXPECT_EQ(0x5150, local_id_of(m));
