@@ -8,8 +8,9 @@
  * connection dropped before it is established ends with a REJ, as Linux's
  * cm_destroy_id() sends it: our REQ unanswered, "timeout" with our CA GUID
  * (the peer may not know our ID yet: it finds its connection by that GUID
- * and our ID); our REP unanswered, or a REQ or REP ours to answer,
- * "consumer defined".  A
+ * and our ID, as we find ours by such a REJ); our REP unanswered, or a REQ
+ * or REP ours to answer, "consumer defined".  A REJ received ends a
+ * connection in any state before its DREQ (whose DREP or retries end it).  A
  * REQ, REP or DREQ is sent again after the response timeout, up to the
  * REQ's retry count; a REQ that nobody here takes is rejected ("invalid
  * service ID"), and a DREQ for a connection unknown here gets a DREP, as
@@ -335,8 +336,8 @@ static struct xr_ibcm *xr_ibcm_find(u32 id)
 }
 
 /*
- * The passive connection of the peer's @remote_id, @guid (0 for SIDR) and
- * @gid (a REQ again), or NULL.
+ * The connection of the peer's @remote_id, @guid (0 for SIDR) and @gid (a
+ * REQ again; NULL: any), or NULL.
  */
 static struct xr_ibcm *xr_ibcm_find_remote(u32 remote_id, u64 guid, const u8 *gid)
 {
@@ -346,13 +347,37 @@ static struct xr_ibcm *xr_ibcm_find_remote(u32 remote_id, u64 guid, const u8 *gi
 	xa_lock(&xr_ibcm_ids);
 	xa_for_each(&xr_ibcm_ids, index, cm) {
 		if (cm->remote_id == remote_id && cm->remote_guid == guid &&
-		    !memcmp(cm->ah.dgid, gid, 16) && kref_get_unless_zero(&cm->ref)) {
+		    (!gid || !memcmp(cm->ah.dgid, gid, 16)) && kref_get_unless_zero(&cm->ref)) {
 			found = cm;
 			break;
 		}
 	}
 	xa_unlock(&xr_ibcm_ids);
 	return found;
+}
+
+/*
+ * The connection a REJ ends, as Linux's cm_acquire_rejected_id() finds it:
+ * a "timeout" by the sender's CA GUID (its ARI) and ID, as it may not know
+ * ours (a connection with no peer yet has GUID 0); a REJ of our REQ by our
+ * ID; any other by both IDs.
+ */
+static struct xr_ibcm *xr_ibcm_rejected(const u8 *rej)
+{
+	u32 remote_id = xr_cm_get(rej, &LOCAL_COMM_ID);
+	u64 guid = xr_cm_get(rej, &REJ_ARI_GUID);
+	struct xr_ibcm *cm;
+
+	if (xr_cm_get(rej, &REJ_REASON) == XR_CM_REJ_TIMEOUT)
+		return guid ? xr_ibcm_find_remote(remote_id, guid, NULL) : NULL;
+	if (xr_cm_get(rej, &REJ_MESSAGE_REJECTED) == XR_CM_MSG_RESPONSE_REQ)
+		remote_id = 0;
+	cm = xr_ibcm_find(xr_cm_get(rej, &REMOTE_COMM_ID));
+	if (cm && cm->remote_id != remote_id) {
+		xr_ibcm_put(cm);
+		cm = NULL;
+	}
+	return cm;
 }
 
 static void xr_ibcm_timeout(struct work_struct *work);
@@ -1085,9 +1110,18 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 	lockdep_assert_held(&cm->lock);
 	switch (attr) {
 	case XR_CM_REJ_ATTR:
-		if (cm->state != XR_IBCM_REQ_SENT && cm->state != XR_IBCM_REP_SENT)
+		/*
+		 * As Linux's cm_rej_handler(): also one whose answer is our
+		 * owner's to give, and one established (the peer ended it as
+		 * our RTU went); one whose DREQ was sent ends with its DREP or
+		 * retries.
+		 */
+		if (cm->state != XR_IBCM_REQ_SENT && cm->state != XR_IBCM_REQ_RCVD &&
+		    cm->state != XR_IBCM_REP_SENT && cm->state != XR_IBCM_REP_RCVD &&
+		    cm->state != XR_IBCM_ESTABLISHED)
 			break;
 		cm->state = XR_IBCM_IDLE;
+		cancel_delayed_work(&cm->timer);
 		xr_ibcm_event(cm, XR_CM_EVENT_REJECTED, xr_cm_get(mad, &REJ_REASON),
 			      pdata + XR_CM_REJ_PRIVATE_DATA, XR_IBCM_REJ_PRIVATE_LEN);
 		break;
@@ -1209,6 +1243,8 @@ void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, 
 	if (attr == XR_CM_SIDR_REP_ATTR) {
 		/* Its request ID is our local one. */
 		cm = xr_ibcm_find(xr_cm_get(mad, &LOCAL_COMM_ID));
+	} else if (attr == XR_CM_REJ_ATTR) {
+		cm = xr_ibcm_rejected(mad);
 	} else if (attr >= XR_CM_MRA_ATTR && attr <= XR_CM_DREP_ATTR) {
 		/* Every other message names our ID as its remote one. */
 		cm = xr_ibcm_find(xr_cm_get(mad, &REMOTE_COMM_ID));

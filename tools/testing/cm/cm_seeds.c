@@ -20,8 +20,9 @@
 /*
  * A seed: its scenario and flags, the clock byte, and the peer's messages
  * in order, one letter each: q REQ, p REP, t RTU, d DREQ, D DREP, j REJ of
- * a REQ, J REJ of a REP, m MRA of a REQ, M MRA of a REP, s SIDR_REQ,
- * r SIDR_REP (success), R SIDR_REP (rejected).  FUZZ_FIXUP sets their IDs.
+ * a REQ, J REJ of a REP, o REJ of neither, T REJ "timeout" (a requester
+ * destroyed), m MRA of a REQ, M MRA of a REP, s SIDR_REQ, r SIDR_REP
+ * (success), R SIDR_REP (rejected).  FUZZ_FIXUP sets their IDs.
  */
 static const struct {
 	const char *name;
@@ -42,12 +43,16 @@ static const struct {
 	{ "req-sent-mra-rej", FUZZ_REQ_SENT, 100, "mj" },
 	{ "req-sent-rep-twice-rej", FUZZ_REQ_SENT, 0, "ppJ" },
 	{ "rep-rcvd-rep-dreq", FUZZ_REP_RCVD, 0, "pd" },
+	{ "rep-rcvd-rep-rej", FUZZ_REP_RCVD, 0, "po" },
+	{ "established-rej-dreq", FUZZ_ESTABLISHED, 0, "od" },
 	{ "established-rep-rtu-dreq-drep", FUZZ_ESTABLISHED, 0, "ptdD" },
 	{ "dreq-sent-drep", FUZZ_DREQ_SENT, 0, "D" },
 	{ "dreq-sent-dreq", FUZZ_DREQ_SENT, 200, "d" },
 	{ "req-rcvd-req-rej-dreq", FUZZ_REQ_RCVD, 0, "qjd" },
 	{ "rep-sent-req-mra-rtu-dreq", FUZZ_REP_SENT, 0, "qMtd" },
 	{ "rep-sent-rej", FUZZ_REP_SENT, 100, "J" },
+	{ "req-rcvd-rej-timeout", FUZZ_REQ_RCVD, 0, "Tq" },
+	{ "rep-sent-rej-timeout", FUZZ_REP_SENT, 100, "Tt" },
 	{ "sidr-req-sent-rep", FUZZ_SIDR_REQ_SENT, 0, "r" },
 	{ "sidr-req-sent-rejected", FUZZ_SIDR_REQ_SENT, 50, "R" },
 };
@@ -76,7 +81,11 @@ static bool peer_msg(u8 *m, char c)
 		return true;
 	case 'j':
 	case 'J':
-		peer_rej(m, 0, 0, 0, c == 'J', 28, NULL, 0);
+	case 'o':
+		peer_rej(m, 0, 0, 0, c == 'j' ? 0 : c == 'J' ? 1 : 2, 28, NULL, 0);
+		return true;
+	case 'T':
+		peer_rej_timeout(m, 0, 0, 0, PEER_GUID);
 		return true;
 	case 'm':
 	case 'M':

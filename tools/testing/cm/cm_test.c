@@ -924,6 +924,111 @@ TEST_F(cm, destroy_in_rep_sent_sends_rej_consumer_defined_with_both_ids)
 	EXPECT_TRUE(all_zero(m, CM(12), MAD_SIZE));
 }
 
+/*
+ * The peer's REJ "timeout" (its requester destroyed, our ID unknown to
+ * it) ends passive connection @cm of its REQ @r, found by the peer's GUID
+ * and ID: REJECTED with reason 4, nothing sent back or again.
+ */
+static void rej_timeout_ends(struct __test_metadata *_metadata, struct xr_device *xdev,
+			     struct xr_ibcm *cm, const struct peer_req *r)
+{
+	struct xr_ibcm_rep rep = our_rep();
+	unsigned int nsent = fake.nsent;
+	u8 m[MAD_SIZE];
+
+	peer_rej_timeout(m, r->tid, r->local_id, 0, PEER_GUID);
+	recv(xdev, m);
+	EXPECT_EQ(1, fake.nevents);
+	EXPECT_EQ(&fake.reqs[0], fake.events[0].context);
+	EXPECT_EQ(XR_CM_EVENT_REJECTED, fake.events[0].ev.event);
+	EXPECT_EQ(REJ_TIMEOUT, fake.events[0].ev.status);
+	EXPECT_EQ(0, host_timers_pending());
+	EXPECT_EQ(-EINVAL, xr_ibcm_accept(cm, &rep));
+	host_clock_advance(HOUR);
+	xr_ibcm_destroy(cm);
+	EXPECT_EQ(nsent, fake.nsent);
+	EXPECT_EQ(1, fake.nevents);
+}
+
+TEST_F(cm, passive_rej_timeout_before_our_answer_reports_rejected)
+{
+	struct peer_req r = peer_req_default();
+
+	rej_timeout_ends(_metadata, self->xdev, passive(self->xdev, &r), &r);
+}
+
+TEST_F(cm, passive_rej_timeout_after_our_rep_reports_rejected)
+{
+	struct peer_req r = peer_req_default();
+
+	rej_timeout_ends(_metadata, self->xdev, passive_rep_sent(self->xdev, &r), &r);
+}
+
+/*
+ * A REJ "timeout" names its connection by the peer's GUID and ID only:
+ * another GUID or ID (our ID right) ends nothing, nor does GUID 0 (our
+ * requester with no REP yet has no peer GUID).
+ */
+TEST_F(cm, rej_timeout_of_another_guid_or_id_ignored)
+{
+	struct peer_req r = peer_req_default();
+	struct xr_ibcm_req p = our_req();
+	struct xr_ibcm *cm, *a;
+	u32 id, aid;
+	u8 m[MAD_SIZE];
+
+	cm = passive_rep_sent(self->xdev, &r);
+	id = local_id_of(sent(0));
+	a = active(self->xdev, &p, NULL);
+	aid = local_id_of(sent(1));
+	peer_rej_timeout(m, r.tid, r.local_id, id, PEER_GUID ^ 1);
+	recv(self->xdev, m);
+	peer_rej_timeout(m, r.tid, r.local_id ^ 1, id, PEER_GUID);
+	recv(self->xdev, m);
+	peer_rej_timeout(m, tid_of(sent(1)), 0, aid, 0);
+	recv(self->xdev, m);
+	EXPECT_EQ(0, fake.nevents);
+	EXPECT_EQ(2, fake.nsent);
+	EXPECT_EQ(2, host_timers_pending());
+	xr_ibcm_destroy(cm);
+	xr_ibcm_destroy(a);
+}
+
+/*
+ * The peer's passive side destroyed with its REP unanswered (a REJ 28 of
+ * no message, both IDs) ends ours whose RTU is not sent yet and one whose
+ * RTU just went: REJECTED, as Linux's cm_rej_handler() reports it.
+ */
+TEST_F(cm, active_rej_after_the_rep_reports_rejected)
+{
+	struct xr_ibcm_req p = our_req();
+	struct xr_ibcm *a, *e;
+	struct peer_rep r;
+	unsigned int i;
+	u8 m[MAD_SIZE];
+
+	a = active(self->xdev, &p, NULL);
+	e = active(self->xdev, &p, NULL);
+	r = recv_rep(self->xdev, sent(0));
+	recv_rep(self->xdev, sent(1));
+	ASSERT_EQ(0, xr_ibcm_send_rtu(e));
+	for (i = 0; i < 2; i++) {
+		peer_rej(m, tid_of(sent(i)), r.local_id, local_id_of(sent(i)), 2,
+			 REJ_CONSUMER_DEFINED, NULL, 0);
+		recv(self->xdev, m);
+	}
+	ASSERT_EQ(4, fake.nevents);
+	for (i = 2; i < 4; i++) {
+		EXPECT_EQ(XR_CM_EVENT_REJECTED, fake.events[i].ev.event);
+		EXPECT_EQ(REJ_CONSUMER_DEFINED, fake.events[i].ev.status);
+	}
+	EXPECT_EQ(-EINVAL, xr_ibcm_send_rtu(a));
+	EXPECT_EQ(-EINVAL, xr_ibcm_disconnect(e));
+	xr_ibcm_destroy(a);
+	xr_ibcm_destroy(e);
+	EXPECT_EQ(3, fake.nsent);		/* ended: no RTU, REJ or DREQ */
+}
+
 TEST_F(cm, dreq_received_sends_drep_and_disconnects)
 {
 	struct peer_rep r;
@@ -1287,6 +1392,13 @@ TEST_F(cm, stale_or_mismatched_ids_ignored)
 	recv(self->xdev, m);
 	/* Ours right, the peer's wrong: stale. */
 	peer_ids_msg(m, ATTR_RTU, pr.tid, pr.local_id ^ 1, pid);
+	recv(self->xdev, m);
+	peer_rej(m, pr.tid, pr.local_id ^ 1, pid, 1, REJ_STALE_CONN, NULL, 0);
+	recv(self->xdev, m);
+	peer_rej(m, peer_tid(1), r.local_id ^ 1, aid, 2, REJ_CONSUMER_DEFINED, NULL, 0);
+	recv(self->xdev, m);
+	/* A REJ of a REQ: of ours alone, before the peer's ID is known. */
+	peer_rej(m, pr.tid, 0, pid, 0, REJ_CONSUMER_DEFINED, NULL, 0);
 	recv(self->xdev, m);
 	peer_ids_msg(m, ATTR_DREP, peer_tid(1), r.local_id ^ 1, aid);
 	recv(self->xdev, m);

@@ -67,6 +67,9 @@ static void fixup(u8 *m, const struct ids *ids)
 	default:
 		put_be(m, CM(0), 4, ids->peers);
 		put_be(m, CM(4), 4, ids->ours);
+		/* A REJ "timeout" names its connection by the peer's GUID too. */
+		if (attr == ATTR_REJ && get_be(m, CM(10), 2) == 4)
+			put_be(m, CM(12), 8, PEER_GUID);
 		break;
 	}
 }

@@ -193,6 +193,13 @@ void peer_rej(u8 *m, u64 tid, u32 local_id, u32 remote_id, u8 rejected, u16 reas
 	put_bytes(m, CM(84), pdata, len);
 }
 
+void peer_rej_timeout(u8 *m, u64 tid, u32 local_id, u32 remote_id, u64 guid)
+{
+	peer_rej(m, tid, local_id, remote_id, 2, 4, NULL, 0);
+	m[CM(9)] = 8 << 1;			/* reject info length */
+	put_be(m, CM(12), 8, guid);		/* ARI: the node GUID */
+}
+
 void peer_mra(u8 *m, u64 tid, u32 local_id, u32 remote_id, u8 mraed, u8 timeout)
 {
 	peer_ids_msg(m, ATTR_MRA, tid, local_id, remote_id);

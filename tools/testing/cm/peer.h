@@ -108,6 +108,11 @@ void peer_dreq(u8 *m, u64 tid, u32 local_id, u32 remote_id, u32 remote_qpn,
 /* REJ of the message @rejected (0 REQ, 1 REP), with @len bytes of private data. */
 void peer_rej(u8 *m, u64 tid, u32 local_id, u32 remote_id, u8 rejected, u16 reason,
 	      const u8 *pdata, unsigned int len);
+/*
+ * The REJ a requester destroyed with its REQ unanswered sends (cm_destroy_id():
+ * reason 4, "timeout", of no message, its CA GUID @guid as the ARI).
+ */
+void peer_rej_timeout(u8 *m, u64 tid, u32 local_id, u32 remote_id, u64 guid);
 /* MRA of @mraed (0 REQ, 1 REP) for @timeout (an IBTA time exponent). */
 void peer_mra(u8 *m, u64 tid, u32 local_id, u32 remote_id, u8 mraed, u8 timeout);
 /* SIDR_REQ and SIDR_REP (cm_format_sidr_req(), cm_format_sidr_rep()). */
