@@ -5,8 +5,9 @@
  * Linux's rules, address and route resolution to the device, the GIDs and
  * the path, the QP attributes librdmacm takes from the kernel, a REQ
  * nobody takes, UD services resolved with SIDR (to ourselves, over the GSI
- * QP), IP multicast groups, migrating an id to another event channel, and
- * that closing, kill -9
+ * QP), IP multicast groups, migrating an id to another event channel, a
+ * requester or listener killed mid-handshake rejected at the other end at
+ * once, and that closing, kill -9
  * and unloading the driver leave nothing behind.  Connections between
  * guests are the roce and interop layers' (rping, udaddy, ...).
  */
@@ -792,6 +793,115 @@ TEST_F(cm, a_full_backlog_leaves_a_request_to_come_again)
 	}
 	EXPECT_EQ(0, rdma_destroy_id(l));
 	rdma_destroy_event_channel(lch);
+	EXPECT_EQ(0, xt_core_count("cm_ids", 0));
+	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
+}
+
+/*
+ * A requester killed with its REQ unanswered: its IB CM sends a REJ
+ * "timeout" (4) naming itself by its CA GUID, as Linux's cm_destroy_id()
+ * does, and the listener's request is REJECTED at once, not after the
+ * REP's retries (about 72 s).
+ */
+TEST_F(cm, a_requester_killed_mid_handshake_is_rejected_at_the_listener_at_once)
+{
+	struct rdma_cm_id *l, *req = NULL, *evid = NULL;
+	struct sockaddr_in addr = self->me;
+	int pipefd[2], type, wstatus, status = -1;
+	char c;
+	pid_t pid;
+
+	l = rc_listen(self->ch, &addr, 1);
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rdma_event_channel *ch = rdma_create_event_channel();
+		struct rdma_conn_param cp = rc_param;
+		struct rdma_cm_id *id;
+
+		/* No QP: the device's context is the parent's. */
+		cp.qp_num = 0x123;
+		if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) || resolve(ch, id, &addr) ||
+		    rdma_connect(id, &cp) || write(pipefd[1], "c", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	type = read(pipefd[0], &c, 1) == 1 ? next_event(self->ch, 20000, NULL, &req) : -1;
+	close(pipefd[0]);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &wstatus, 0));
+	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, type);
+	EXPECT_EQ(RDMA_CM_EVENT_REJECTED, next_event(self->ch, 5000, &status, &evid));
+	EXPECT_EQ(4, status);		/* timeout: the requester went away */
+	EXPECT_EQ(req, evid);
+	EXPECT_EQ(0, rdma_destroy_id(req));
+	EXPECT_EQ(0, rdma_destroy_id(l));
+	EXPECT_EQ(0, xt_core_count("cm_ids", 0));
+	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
+}
+
+/* The child's listener: its port to @fd, then a byte once it accepted. */
+static int accept_then_pause(int fd, const struct sockaddr_in *me)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct ibv_qp_init_attr init = rc_init;
+	struct sockaddr_in addr = *me;
+	struct rdma_cm_id *l, *req;
+
+	l = rc_listen(ch, &addr, 1);
+	if (!l || write(fd, &addr.sin_port, sizeof(addr.sin_port)) != sizeof(addr.sin_port))
+		return 1;
+	if (next_event(ch, 20000, NULL, &req) != RDMA_CM_EVENT_CONNECT_REQUEST ||
+	    rdma_create_qp(req, NULL, &init) || rdma_accept(req, &rc_param) ||
+	    write(fd, "a", 1) != 1)
+		return 2;
+	pause();
+	return 0;
+}
+
+/*
+ * A listener killed after accepting (its REP unanswered): its IB CM sends
+ * a REJ "consumer defined" (28), as Linux's cm_destroy_id() does, and the
+ * requester, whose REP came (its CONNECT_RESPONSE waits to be read) but
+ * which has not sent its RTU, is REJECTED at once.  The requester has no
+ * QP, so that reading CONNECT_RESPONSE does not make librdmacm send the
+ * RTU.
+ */
+TEST_F(cm, a_listener_killed_after_accepting_rejects_the_requester_at_once)
+{
+	struct pollfd rep = { .fd = self->ch->fd, .events = POLLIN };
+	struct rdma_conn_param cp = rc_param;
+	struct sockaddr_in addr = self->me;
+	int pipefd[2], type = -1, wstatus, status = -1;
+	struct rdma_cm_id *c = NULL;
+	char a;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pipefd[0]);
+		_exit(accept_then_pause(pipefd[1], &self->me));
+	}
+	close(pipefd[1]);
+	cp.qp_num = 0x123;
+	if (read(pipefd[0], &addr.sin_port, sizeof(addr.sin_port)) == sizeof(addr.sin_port) &&
+	    !rdma_create_id(self->ch, &c, NULL, RDMA_PS_TCP) && !resolve(self->ch, c, &addr) &&
+	    !rdma_connect(c, &cp) && read(pipefd[0], &a, 1) == 1 && poll(&rep, 1, 5000) == 1)
+		type = 0;
+	close(pipefd[0]);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &wstatus, 0));
+	ASSERT_EQ(0, type) TH_LOG("not accepted");
+	EXPECT_EQ(RDMA_CM_EVENT_CONNECT_RESPONSE, next_event(self->ch, 0, NULL, NULL));
+	EXPECT_EQ(RDMA_CM_EVENT_REJECTED, next_event(self->ch, 5000, &status, NULL));
+	EXPECT_EQ(28, status);		/* consumer defined */
+	EXPECT_EQ(0, rdma_destroy_id(c));
 	EXPECT_EQ(0, xt_core_count("cm_ids", 0));
 	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
 }
