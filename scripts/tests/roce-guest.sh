@@ -54,7 +54,7 @@ LIST
 export UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=xrnic0:1
 
 echo "TAP version 13"
-echo "1..$(($(tests | wc -l) + 19))"
+echo "1..$(($(tests | wc -l) + 20))"
 tests >/tmp/roce-tests
 while read -r name prog args; do
 	# shellcheck disable=SC2086
@@ -87,6 +87,12 @@ pair_cm_run roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 
 pair_cm_run roce.ib_send_bw_through_the_rdma_cm 1 "ib_send_bw -R -d xrnic0 -x 1 -n 100" \
 	"ib_send_bw -R -d xrnic0 -x 1 -n 100 $PEER"
 pair_rping_rejected roce.rping_to_a_port_nobody_listens_on_is_rejected
+# A REQ flood from guest 2 (cm_flood forges 2000 REQs to a listener whose
+# backlog is 8 and who reads nothing meanwhile, and 2000 to a port nobody
+# listens on): guest 1's IB CM holds at most the backlog's connections,
+# and none once the listener rejected what it took.
+pair_cm_run roce.a_req_flood_holds_at_most_the_backlog 1 "nc -l -p 7999 | /selftests/cm_flood -l 18600 -b 8" \
+	"/selftests/cm_flood -c $PEER_IP -p 18600 -n 2000 && echo done | nc $PEER 7999"
 pair_icrc_check roce
 
 # UCX finds both of its verbs transports on the device.

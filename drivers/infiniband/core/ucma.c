@@ -137,8 +137,9 @@ static struct xr_ucma_ctx *xr_ucma_get(struct xr_ucma_file *file, u32 id)
 }
 
 /*
- * The context of a connection request's new id, in the listener's file,
- * with the listener's cookie (as Linux's ucma gives it).
+ * The context of a connection request's new id, in the listener's file;
+ * its cookie comes with its owner's accept (the request's event carries
+ * the listener's), as in Linux's ucma.
  */
 static struct xr_ucma_ctx *xr_ucma_new_ctx(struct xr_ucma_ctx *listener, struct xr_cm_id *cm_id)
 {
@@ -148,7 +149,6 @@ static struct xr_ucma_ctx *xr_ucma_new_ctx(struct xr_ucma_ctx *listener, struct 
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return NULL;
-	ctx->uid = listener->uid;
 	ctx->file = file;
 	ctx->cm_id = cm_id;
 	INIT_LIST_HEAD(&ctx->mcs);
@@ -222,7 +222,18 @@ static int xr_ucma_handler(struct xr_cm_id *cm_id, const struct xr_cm_event *e)
 	struct xr_ucma_ctx *ctx = cm_id->context;
 	struct xr_ucma_file *file = ctx->file;
 	struct xr_ucma_event *ev;
+	bool silent;
 
+	/*
+	 * As Linux's ucma: a request's new id says nothing until its owner
+	 * accepted it (librdmacm knows it by its cookie only then); what
+	 * happened before, such as the requester's REJ, shows when it accepts.
+	 */
+	mutex_lock(&file->event_lock);
+	silent = !ctx->uid && e->event != XR_CM_EVENT_CONNECT_REQUEST;
+	mutex_unlock(&file->event_lock);
+	if (silent)
+		return 0;
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
 		return -ENOMEM;		/* lost, as Linux's ucma loses it */
