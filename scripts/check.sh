@@ -13,7 +13,7 @@ fail=0
 skip=0
 
 # Count the KTAP result lines of a layer's log (VM lines carry "[N] ").
-count() { # layer log rc
+count() { # layer log rc seconds
 	local p f s
 	read -r p f s < <(awk '
 		{ sub(/^\[[0-9]+\] /, "") }
@@ -26,19 +26,19 @@ count() { # layer log rc
 		f=1
 	fi
 	grep -E '^(\[[0-9]+\] )?not ok [0-9]+' "$2" | sed "s/^/$1: /" >>"$logdir/failed.txt"
-	echo "# $1: $p passed, $f failed, $s skipped"
+	echo "# $1: $p passed, $f failed, $s skipped (${4:-0} s)"
 	pass=$((pass + p))
 	fail=$((fail + f))
 	skip=$((skip + s))
 }
 
 layer() { # name command...
-	local name=$1 rc
+	local name=$1 rc start=$SECONDS
 	shift
 	echo "# ---- $name: $*"
 	"$@" 2>&1 | tee "$logdir/$name.log"
 	rc=${PIPESTATUS[0]}
-	count "$name" "$logdir/$name.log" "$rc"
+	count "$name" "$logdir/$name.log" "$rc" $((SECONDS - start))
 }
 
 # LOAD=1: a CPU hog (stress-ng, one worker per core) runs beside every
@@ -70,6 +70,7 @@ finish() {
 		echo "# failed:"
 		head -n 40 "$logdir/failed.txt" | sed 's/^/#   /'
 	fi
+	echo "# the whole run: $((SECONDS / 60)) min $((SECONDS % 60)) s"
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" -eq 0 ]
 	exit
@@ -90,7 +91,7 @@ layer build one_test build.all make -s all
 
 layer lint scripts/lint.sh
 layer scripts scripts/tests/xrdma-vm.sh
-layer debug-split scripts/tests/debug-split.sh
+layer test-split scripts/tests/test-split.sh
 # The README's main command works: two guests run the demo script.
 layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \
 	--module drivers/infiniband/core/xrdma_core.ko \
@@ -116,8 +117,10 @@ layer roce scripts/xrdma-vm run --vms 2 "${pair[@]}" scripts/tests/roce-guest.sh
 # device model captures its wire, and the capture is checked: every RoCE v2
 # frame, rxe's too, passes our ICRC check, and tshark decodes it cleanly
 # (the IB CM handshakes of both ends too).
+# The slow receiver's 1000 MiB take about 6 minutes of it, twice as long
+# beside a CPU hog (LOAD=1): 30 minutes are allowed.
 mkdir -p "$logdir/pcap"
-layer interop scripts/xrdma-vm run --vms 2 --rxe 2 --pcap "$logdir/pcap" "${pair[@]}" \
+layer interop scripts/xrdma-vm run --vms 2 --rxe 2 --timeout 1800 --pcap "$logdir/pcap" "${pair[@]}" \
 	scripts/tests/interop-guest.sh
 layer capture scripts/tests/capture-check.sh "$logdir/pcap"
 # Two XRNIC guests on a wire that drops, duplicates, reorders and corrupts

@@ -85,8 +85,11 @@ pair_rping_rejected "interop.${me}.rping_to_a_port_nobody_listens_on_is_rejected
 # programs post and poll late and its receive queue runs dry, while the
 # XRNIC sends 1000 MiB to it (the ping-pong's data goes both ways, the
 # WRITEs once each way).  The XRNIC's sender waits (RNR, timeouts backing
-# off) and everything completes.
+# off) and everything completes.  The ping-pong takes about 3 minutes on an
+# idle 2-core host and twice that beside a CPU hog (make check LOAD=1): a
+# run may take 15 minutes.
 [ "$DEV" = rxe0 ] && { sh -c 'while :; do :; done' & hog=$!; }
+PAIR_TIMEOUT=900
 pair_run "interop.${me}_slow_rxe.rc_pingpong_1000_mib" 1 ibv_rc_pingpong -g 1 -c -s 1048576 -n 1000
 pair_run "interop.${me}_slow_rxe.ib_write_bw_1000_mib_to_rxe" 2 ib_write_bw -x 1 -s 1048576 -n 1000 -F
 pair_run "interop.${me}_slow_rxe.ib_write_bw_1000_mib_from_rxe" 1 ib_write_bw -x 1 -s 1048576 -n 1000 -F

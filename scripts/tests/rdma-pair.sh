@@ -35,17 +35,18 @@ say() { n=$((n + 1)); echo "$1 $n $2"; [ "$1" = ok ] || rc=1; }
 
 # pair_run NAME SERVER PROG ARGS: guest SERVER runs "PROG -d DEV ARGS", the
 # other "PROG -d DEV ARGS PEER", retrying while the server does not listen
-# yet.  Both sides report NAME; a client shows its result lines.
+# yet.  Both sides report NAME; a client shows its result lines.  Each run
+# may take PAIR_TIMEOUT seconds (300 unless set).
 pair_run() {
 	name=$1 server=$2 prog=$3
 	shift 3
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
-		timeout 300 "$prog" -d "$DEV" "$@" >/tmp/pair.log 2>&1
+		timeout "${PAIR_TIMEOUT:-300}" "$prog" -d "$DEV" "$@" >/tmp/pair.log 2>&1
 		st=$?
 		[ $st = 0 ] || sed 's/^/# server: /' /tmp/pair.log
 	else
 		for try in $(seq 60); do
-			timeout 300 "$prog" -d "$DEV" "$@" "$PEER" >/tmp/pair.log 2>&1
+			timeout "${PAIR_TIMEOUT:-300}" "$prog" -d "$DEV" "$@" "$PEER" >/tmp/pair.log 2>&1
 			st=$?
 			grep -q -i -E "couldn't connect|unable to connect|failed to connect|connection refused" \
 				/tmp/pair.log || break

@@ -16,21 +16,23 @@ if [ -e $kmemleak ]; then
 	dmesg | grep -q "KernelAddressSanitizer initialized" && kasan=yes
 fi
 modprobe xrnic || { echo "modprobe xrnic failed"; dmesg | tail -20; exit 1; }
-# On the debug kernel (about ten times slower) the tests that look for
-# races and leaks run; the unmodified programs (verbs_programs) take the
-# same kernel paths as verbs_datapath and run on Debian's kernel only, and
-# the load cycles are fewer (XRDMA_DEBUG_KERNEL).  Two guests share the
-# list there, split by the times measured on the debug kernel
-# (debug_split.sh, debug_times); both run xrnic_device_death last, whose
-# variant depends on the guest.
+# Two guests share the list, split by the times measured on their kernel
+# (split_tests.sh, times_debian or times_debug); both run
+# xrnic_device_death last, whose variant depends on the guest.  On the
+# debug kernel (about ten times slower) the tests that look for races and
+# leaks run; the unmodified programs (verbs_programs) take the same kernel
+# paths as verbs_datapath and run on Debian's kernel only, and the load
+# cycles are fewer (XRDMA_DEBUG_KERNEL).
 tests=$(cat "$dir/tests.list")
+times=$dir/times_debian
 if [ -e $kmemleak ]; then
 	export XRDMA_DEBUG_KERNEL=1
 	tests=$(echo "$tests" | tr ' ' '\n' | grep -vx verbs_programs)
-	if [ "${XRDMA_VMS:-1}" -ge 2 ]; then
-		tests=$(echo "$tests" | tr ' ' '\n' |
-			"$dir/debug_split.sh" "$dir/debug_times" "$XRDMA_VM_INDEX") || exit 1
-	fi
+	times=$dir/times_debug
+fi
+if [ "${XRDMA_VMS:-1}" -ge 2 ]; then
+	tests=$(echo "$tests" | tr ' ' '\n' |
+		"$dir/split_tests.sh" "$times" "$XRDMA_VM_INDEX") || exit 1
 fi
 for t in $tests; do
 	t0=$(cut -d. -f1 /proc/uptime)

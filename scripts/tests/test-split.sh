@@ -1,10 +1,10 @@
 #!/bin/bash
-# Host tests of how the debug layer splits the kselftests between its two
-# guests (tools/testing/selftests/xrdma/debug_split.sh) and of
-# scripts/debug-times.sh, which writes the times the split uses.  KTAP.
+# Host tests of how a kselftest layer splits the kselftests between its two
+# guests (tools/testing/selftests/xrdma/split_tests.sh) and of
+# scripts/test-times.sh, which writes the times the split uses.  KTAP.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-split=tools/testing/selftests/xrdma/debug_split.sh
+split=tools/testing/selftests/xrdma/split_tests.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -15,10 +15,10 @@ check() { # name command...
 	shift
 	n=$((n + 1))
 	if "$@"; then
-		echo "ok $n debug_split.$name"
+		echo "ok $n test_split.$name"
 	else
 		failed=1
-		echo "not ok $n debug_split.$name"
+		echo "not ok $n test_split.$name"
 	fi
 }
 
@@ -57,39 +57,44 @@ refuses_a_bad_guest_or_times_file() {
 	[ $? -eq 2 ]
 }
 
-times_come_from_the_log_longest_first_without_device_death() {
+times_come_from_the_log_longest_first_the_longer_guest_without_device_death() {
 	printf '%s\n' '[1] # xrnic_load: 14 s' '[2] # rdma_tool: 30 s' 'ok 1 x' \
-		'[2] # xrnic_device_death: 4 s' '[1] # uverbs_abi: 1 s' >"$tmp/log"
-	scripts/debug-times.sh "$tmp/log" >"$tmp/out" || return 1
+		'[2] # xrnic_device_death: 4 s' '[1] # uverbs_abi: 1 s' '[2] # xrnic_load: 9 s' >"$tmp/log"
+	scripts/test-times.sh "$tmp/log" >"$tmp/out" || return 1
 	[ "$(grep -v '^#' "$tmp/out" | tr '\n' ' ')" = "rdma_tool 30 xrnic_load 14 uverbs_abi 1 " ]
 }
 
 times_refuse_a_log_without_times() {
 	echo "ok 1 nothing" >"$tmp/empty"
-	scripts/debug-times.sh "$tmp/empty" >/dev/null 2>&1
+	scripts/test-times.sh "$tmp/empty" >/dev/null 2>&1
 	[ $? -eq 1 ] || return 1
-	scripts/debug-times.sh "$tmp/nonexistent" >/dev/null 2>&1
+	scripts/test-times.sh "$tmp/nonexistent" >/dev/null 2>&1
 	[ $? -eq 2 ]
 }
 
-the_committed_times_name_every_debug_test() {
-	local t tests
+# the_committed_times_name_every_test FILE [SKIPPED]: FILE (times_debian,
+# times_debug) has a time for every kselftest its kernel runs.
+the_committed_times_name_every_test() {
+	local t tests file=$1 skipped=${2:-}
 	# Written by the build (make check's first layer).
 	tests=$(cat tools/testing/selftests/xrdma/build/tests.list) || return 1
 	for t in $tests; do
-		case $t in xrnic_device_death | verbs_programs) continue ;; esac
-		grep -q "^$t [0-9]*$" tools/testing/selftests/xrdma/debug_times ||
-			{ echo "# $t has no time in debug_times"; return 1; }
+		[ "$t" = xrnic_device_death ] || [ "$t" = "$skipped" ] && continue
+		grep -q "^$t [0-9]*$" "tools/testing/selftests/xrdma/$file" ||
+			{ echo "# $t has no time in $file"; return 1; }
 	done
 }
 
-echo "1..7"
+echo "1..8"
 check longest_first_to_the_guest_with_less longest_first_to_the_guest_with_less
 check every_test_once_and_device_death_on_both every_test_once_and_device_death_on_both
 check an_unmeasured_test_counts_ten_seconds an_unmeasured_test_counts_ten_seconds
 check refuses_a_bad_guest_or_times_file refuses_a_bad_guest_or_times_file
-check times_come_from_the_log_longest_first_without_device_death \
-	times_come_from_the_log_longest_first_without_device_death
+check times_come_from_the_log_longest_first_the_longer_guest_without_device_death \
+	times_come_from_the_log_longest_first_the_longer_guest_without_device_death
 check times_refuse_a_log_without_times times_refuse_a_log_without_times
-check the_committed_times_name_every_debug_test the_committed_times_name_every_debug_test
+check the_committed_times_name_every_test_on_debians_kernel \
+	the_committed_times_name_every_test times_debian
+check the_committed_times_name_every_test_on_the_debug_kernel \
+	the_committed_times_name_every_test times_debug verbs_programs
 exit $failed

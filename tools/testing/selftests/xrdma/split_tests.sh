@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# debug_split.sh TIMES GUEST <LIST: the tests guest GUEST (1 or 2) of the
-# debug layer runs, one per line in LIST's order, xrnic_device_death (which
-# both run) last.  The tests are split by the seconds in TIMES ("NAME N"
-# lines, # comments; debug_times): the longest first, each to the guest
-# with less so far, ties to guest 1; a test TIMES does not name counts 10 s.
+# split_tests.sh TIMES GUEST <LIST: the tests guest GUEST (1 or 2) of a
+# kselftest layer runs, one per line in LIST's order, xrnic_device_death
+# (which both run) last.  The tests are split by the seconds in TIMES
+# ("NAME N" lines, # comments; times_debian, times_debug): the longest
+# first, each to the guest with less so far, ties to guest 1; a test TIMES
+# does not name counts 10 s.
 [ $# -eq 2 ] && [ -r "$1" ] && { [ "$2" = 1 ] || [ "$2" = 2 ]; } ||
 	{ echo "usage: $0 TIMES GUEST(1|2) <LIST" >&2; exit 2; }
 grep -vx xrnic_device_death | awk -v times="$1" -v me="$2" '
