@@ -20,8 +20,13 @@
  * UD service is resolved with SIDR: a SIDR_REQ (sent again like a REQ)
  * that the passive side answers with a SIDR_REP giving its QP and Q_Key,
  * or a status saying why not.  Every message is counted per port as
- * Linux counts it (sent, sent again, received, duplicates).  LAP and
- * TIMEWAIT are not here.
+ * Linux counts it (sent, sent again, received, duplicates).  A connection
+ * whose QPs talked ends in TIMEWAIT, as Linux's: its owner hears
+ * TIMEWAIT_EXIT once the packets still on the path are dead (the local
+ * ACK timeout), and a DREQ again meanwhile gets its DREP again.  A REQ from
+ * a QP that still has a connection here is stale: a REJ "stale
+ * connection", and a DREQ ends the old one, as Linux's cm_match_req().  A
+ * DREQ must name our QP.  LAP is not here.
  *
  * Locking: connections are found by local communication ID in xr_ibcm_ids
  * under its lock, which a reference (kref) outlives.  xr_ibcm.lock protects
@@ -229,7 +234,8 @@ enum xr_ibcm_state {
 	XR_IBCM_SIDR_REQ_SENT,
 	XR_IBCM_SIDR_REQ_RCVD,
 	XR_IBCM_SIDR_REP_SENT,	/* @msg: sent again for the same SIDR_REQ */
-	XR_IBCM_IDLE,		/* ended: rejected, timed out, disconnected */
+	XR_IBCM_TIMEWAIT,	/* disconnected, until the path's packets are dead */
+	XR_IBCM_IDLE,		/* ended: rejected, timed out, out of TIMEWAIT */
 };
 
 /**
@@ -244,6 +250,7 @@ enum xr_ibcm_state {
  * @tid: the transaction ID of the connection's REQ (its REP and RTU take it)
  * @service_id: a SIDR_REQ's service
  * @ah: the peer's GSI QP
+ * @local_qpn: the owner's QP (a DREQ must name it)
  * @qp: what the owner's QP needs for RTR and RTS
  * @qkey: the Q_Key a SIDR_REP gave
  * @lock: protects every field below; held across @handler
@@ -251,7 +258,7 @@ enum xr_ibcm_state {
  * @msg: the outstanding message (REQ, REP or DREQ), sent again on timeout
  * @retries: sends of it left
  * @timeout: between sends, in jiffies
- * @timer: the response timeout
+ * @timer: the response timeout, or the end of TIMEWAIT
  * @handler: tells the owner what happened
  * @context: the owner's
  */
@@ -265,11 +272,12 @@ struct xr_ibcm {
 	__be64 tid;
 	u64 service_id;
 	struct xr_gsi_ah ah;
+	u32 local_qpn;
 	struct xr_ibcm_qp qp;
 	u32 qkey;
 	struct mutex lock;	/* see above */
 	enum xr_ibcm_state state;
-	u8 msg[XR_MAD_SIZE];
+	u8 msg[XR_MAD_SIZE] __aligned(8);	/* read as a struct xr_mad_hdr */
 	u32 retries;
 	unsigned long timeout;
 	struct delayed_work timer;
@@ -348,6 +356,38 @@ static struct xr_ibcm *xr_ibcm_find_remote(u32 remote_id, u64 guid, const u8 *gi
 	xa_for_each(&xr_ibcm_ids, index, cm) {
 		if (cm->remote_id == remote_id && cm->remote_guid == guid &&
 		    (!gid || !memcmp(cm->ah.dgid, gid, 16)) && kref_get_unless_zero(&cm->ref)) {
+			found = cm;
+			break;
+		}
+	}
+	xa_unlock(&xr_ibcm_ids);
+	return found;
+}
+
+/*
+ * A connection whose peer is QP @qpn of CA @guid, before TIMEWAIT (as
+ * Linux's remote QP table holds it, from the REQ or REP that named that
+ * QP), with a reference, or NULL.
+ */
+static struct xr_ibcm *xr_ibcm_find_remote_qpn(u32 qpn, u64 guid)
+{
+	struct xr_ibcm *cm, *found = NULL;
+	unsigned long index;
+
+	xa_lock(&xr_ibcm_ids);
+	xa_for_each(&xr_ibcm_ids, index, cm) {
+		switch (READ_ONCE(cm->state)) {
+		case XR_IBCM_REQ_RCVD:
+		case XR_IBCM_REP_SENT:
+		case XR_IBCM_REP_RCVD:
+		case XR_IBCM_ESTABLISHED:
+		case XR_IBCM_DREQ_SENT:
+			break;
+		default:
+			continue;
+		}
+		if (cm->qp.dest_qpn == qpn && cm->remote_guid == guid &&
+		    kref_get_unless_zero(&cm->ref)) {
 			found = cm;
 			break;
 		}
@@ -438,13 +478,28 @@ static void xr_ibcm_send_msg(struct xr_ibcm *cm)
 	mod_delayed_work(system_wq, &cm->timer, cm->timeout);
 }
 
+/*
+ * A connection whose QPs talked has ended: as Linux's cm_enter_timewait(),
+ * it waits until the packets still on the path are dead (the local ACK
+ * timeout, Linux's av.timeout), then tells its owner TIMEWAIT_EXIT.
+ */
+static void xr_ibcm_timewait(struct xr_ibcm *cm)
+{
+	lockdep_assert_held(&cm->lock);
+	cm->state = XR_IBCM_TIMEWAIT;
+	mod_delayed_work(system_wq, &cm->timer, msecs_to_jiffies(xr_cm_ms(cm->qp.ack_timeout)));
+}
+
 static void xr_ibcm_timeout(struct work_struct *work)
 {
 	struct xr_ibcm *cm = container_of(to_delayed_work(work), struct xr_ibcm, timer);
-	u32 event = XR_CM_EVENT_UNREACHABLE;
 
 	mutex_lock(&cm->lock);
 	switch (cm->state) {
+	case XR_IBCM_TIMEWAIT:
+		cm->state = XR_IBCM_IDLE;
+		xr_ibcm_event(cm, XR_CM_EVENT_TIMEWAIT_EXIT, 0, NULL, 0);
+		break;
 	case XR_IBCM_REQ_SENT:
 	case XR_IBCM_REP_SENT:
 	case XR_IBCM_DREQ_SENT:
@@ -457,11 +512,13 @@ static void xr_ibcm_timeout(struct work_struct *work)
 			break;
 		}
 		/* A DREQ nobody answered: disconnected all the same, as Linux. */
-		if (cm->state == XR_IBCM_DREQ_SENT)
-			event = XR_CM_EVENT_DISCONNECTED;
+		if (cm->state == XR_IBCM_DREQ_SENT) {
+			xr_ibcm_timewait(cm);
+			xr_ibcm_event(cm, XR_CM_EVENT_DISCONNECTED, 0, NULL, 0);
+			break;
+		}
 		cm->state = XR_IBCM_IDLE;
-		xr_ibcm_event(cm, event, event == XR_CM_EVENT_UNREACHABLE ? -ETIMEDOUT : 0,
-			      NULL, 0);
+		xr_ibcm_event(cm, XR_CM_EVENT_UNREACHABLE, -ETIMEDOUT, NULL, 0);
 		break;
 	default:
 		break;
@@ -513,6 +570,7 @@ struct xr_ibcm *xr_ibcm_connect(struct xr_device *xdev, const struct xr_ibcm_req
 	 * Each side announces the PSN it receives from, as Linux's ib_cm
 	 * does (its RDMA CM sets RTR's rq_psn to it): the REQ's is ours.
 	 */
+	cm->local_qpn = p->qpn;
 	cm->qp = (struct xr_ibcm_qp){
 		.rq_psn = p->starting_psn, .mtu = p->mtu, .retry_count = p->retry_count,
 		.initiator_depth = p->initiator_depth,
@@ -578,6 +636,7 @@ int xr_ibcm_accept(struct xr_ibcm *cm, const struct xr_ibcm_rep *p)
 		ret = -EINVAL;
 		goto out;
 	}
+	cm->local_qpn = p->qpn;
 	cm->qp.initiator_depth = p->initiator_depth;
 	cm->qp.responder_resources = p->responder_resources;
 	xr_cm_hdr(m, XR_CM_REP_ATTR, cm->tid);
@@ -923,6 +982,19 @@ void xr_ibcm_set_handler(struct xr_ibcm *cm, xr_ibcm_handler handler, void *cont
 	mutex_unlock(&cm->lock);
 }
 
+/* A REJ of @req, a REQ with no connection here, for @reason. */
+static void xr_ibcm_rej_req(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
+			    const u8 *req, u16 reason)
+{
+	u8 rej[XR_MAD_SIZE];
+
+	xr_cm_hdr(rej, XR_CM_REJ_ATTR, ((const struct xr_mad_hdr *)req)->tid);
+	xr_cm_set(rej, &REMOTE_COMM_ID, xr_cm_get(req, &LOCAL_COMM_ID));
+	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, XR_CM_MSG_RESPONSE_REQ);
+	xr_cm_set(rej, &REJ_REASON, reason);
+	xr_cm_send(xdev, port, ah, rej);
+}
+
 /* A REQ: a passive connection for the RDMA CM to take, a REJ, or nothing (no room). */
 static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc,
 			     const u8 *req)
@@ -933,7 +1005,6 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 	struct xr_ibcm_req_rcvd r = {};
 	struct xr_gsi_ah ah;
 	struct xr_ibcm *cm;
-	u8 rej[XR_MAD_SIZE];
 	u8 timeout;
 	int ret;
 
@@ -955,8 +1026,21 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 	}
 	if (xr_mad_reply_ah(xdev, port, wc, &ah))
 		return;
-	/* Only RC connections are taken (UC, XRC: nobody serves them). */
+	/*
+	 * A new connection of a QP that still has one here: the peer lost
+	 * the old one (it came back, or its DREQs were lost).  As Linux's
+	 * cm_match_req(): rejected as stale, and the old one ends (a DREQ
+	 * when it was established); the requester tries again.
+	 */
+	cm = xr_ibcm_find_remote_qpn(xr_cm_get(req, &REQ_LOCAL_QPN), guid);
+	if (cm) {
+		xr_ibcm_rej_req(xdev, port, &ah, req, XR_CM_REJ_STALE_CONN);
+		xr_ibcm_disconnect(cm);
+		xr_ibcm_put(cm);
+		return;
+	}
 	if (!xr_cm_get(req, &REQ_TRANSPORT_SERVICE_TYPE)) {
+		/* Only RC connections are taken (UC, XRC: nobody serves them). */
 		cm = xr_ibcm_alloc(xdev, port, NULL, NULL);
 		if (!cm)
 			return;		/* as a lost REQ: the peer sends it again */
@@ -1024,11 +1108,7 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 		if (ret != -ENOENT)
 			reason = XR_CM_REJ_CONSUMER_DEFINED;
 	}
-	xr_cm_hdr(rej, XR_CM_REJ_ATTR, ((const struct xr_mad_hdr *)req)->tid);
-	xr_cm_set(rej, &REMOTE_COMM_ID, remote_id);
-	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, XR_CM_MSG_RESPONSE_REQ);
-	xr_cm_set(rej, &REJ_REASON, reason);
-	xr_cm_send(xdev, port, &ah, rej);
+	xr_ibcm_rej_req(xdev, port, &ah, req, reason);
 }
 
 /*
@@ -1106,6 +1186,7 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 	unsigned long wait;
 	u8 m[XR_MAD_SIZE];
 	u8 status, mraed;
+	u16 reason;
 
 	lockdep_assert_held(&cm->lock);
 	switch (attr) {
@@ -1114,16 +1195,23 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 		 * As Linux's cm_rej_handler(): also one whose answer is our
 		 * owner's to give, and one established (the peer ended it as
 		 * our RTU went); one whose DREQ was sent ends with its DREP or
-		 * retries.
+		 * retries.  Once QPs may have talked (a REP came, or the peer
+		 * says ours is stale), TIMEWAIT.
 		 */
-		if (cm->state != XR_IBCM_REQ_SENT && cm->state != XR_IBCM_REQ_RCVD &&
-		    cm->state != XR_IBCM_REP_SENT && cm->state != XR_IBCM_REP_RCVD &&
-		    cm->state != XR_IBCM_ESTABLISHED)
+		reason = xr_cm_get(mad, &REJ_REASON);
+		if (cm->state == XR_IBCM_REP_RCVD || cm->state == XR_IBCM_ESTABLISHED ||
+		    ((cm->state == XR_IBCM_REQ_SENT || cm->state == XR_IBCM_REQ_RCVD ||
+		      cm->state == XR_IBCM_REP_SENT) && reason == XR_CM_REJ_STALE_CONN)) {
+			xr_ibcm_timewait(cm);
+		} else if (cm->state == XR_IBCM_REQ_SENT || cm->state == XR_IBCM_REQ_RCVD ||
+			   cm->state == XR_IBCM_REP_SENT) {
+			cm->state = XR_IBCM_IDLE;
+			cancel_delayed_work(&cm->timer);
+		} else {
 			break;
-		cm->state = XR_IBCM_IDLE;
-		cancel_delayed_work(&cm->timer);
-		xr_ibcm_event(cm, XR_CM_EVENT_REJECTED, xr_cm_get(mad, &REJ_REASON),
-			      pdata + XR_CM_REJ_PRIVATE_DATA, XR_IBCM_REJ_PRIVATE_LEN);
+		}
+		xr_ibcm_event(cm, XR_CM_EVENT_REJECTED, reason, pdata + XR_CM_REJ_PRIVATE_DATA,
+			      XR_IBCM_REJ_PRIVATE_LEN);
 		break;
 	case XR_CM_REP_ATTR:
 		if (cm->state == XR_IBCM_ESTABLISHED) {
@@ -1170,24 +1258,28 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 		xr_ibcm_event(cm, XR_CM_EVENT_ESTABLISHED, 0, NULL, 0);
 		break;
 	case XR_CM_DREQ_ATTR:
+		/* As Linux's cm_dreq_handler(): one for another QP is dropped. */
+		if (xr_cm_get(mad, &DREQ_REMOTE_QPN) != cm->local_qpn)
+			break;
 		xr_cm_hdr(m, XR_CM_DREP_ATTR, ((const struct xr_mad_hdr *)mad)->tid);
 		xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
 		xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
 		xr_ibcm_send_once(cm, m);
+		/* Our DREP was lost: the DREQ again, counted as Linux does. */
+		if (cm->state == XR_IBCM_TIMEWAIT)
+			xr_cm_count(cm->xdev, cm->port, XR_CM_RX_DUPLICATES, attr);
 		/* Both sides asked at once: the DREP ends ours all the same. */
 		if (cm->state != XR_IBCM_ESTABLISHED && cm->state != XR_IBCM_DREQ_SENT &&
 		    cm->state != XR_IBCM_REP_SENT)
 			break;
-		cm->state = XR_IBCM_IDLE;
-		cancel_delayed_work(&cm->timer);
+		xr_ibcm_timewait(cm);
 		xr_ibcm_event(cm, XR_CM_EVENT_DISCONNECTED, 0,
 			      pdata + XR_CM_DREQ_PRIVATE_DATA, XR_IBCM_DREQ_PRIVATE_LEN);
 		break;
 	case XR_CM_DREP_ATTR:
 		if (cm->state != XR_IBCM_DREQ_SENT)
 			break;
-		cm->state = XR_IBCM_IDLE;
-		cancel_delayed_work(&cm->timer);
+		xr_ibcm_timewait(cm);
 		xr_ibcm_event(cm, XR_CM_EVENT_DISCONNECTED, 0, NULL, 0);
 		break;
 	case XR_CM_MRA_ATTR:

@@ -110,6 +110,7 @@ struct xr_ibcm;
 #define XR_IBCM_DREQ_PRIVATE_LEN	220
 #define XR_CM_REJ_TIMEOUT		4	/* a requester that gave up */
 #define XR_CM_REJ_INVALID_SERVICE_ID	8
+#define XR_CM_REJ_STALE_CONN		10	/* the peer's QP has a connection here */
 #define XR_CM_REJ_CONSUMER_DEFINED	28
 #define XR_CM_REJ_VENDOR_OPTION	35	/* not supported */
 #define XR_IBCM_SIDR_REQ_PRIVATE_LEN	216

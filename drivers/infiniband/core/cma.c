@@ -1121,9 +1121,13 @@ static void xr_cma_ibcm_handler(void *context, const struct xr_cm_event *ev)
 	/*
 	 * As Linux: a rejected or unreachable id stays in CONNECT (its owner
 	 * destroys it), a connected one too; a disconnected one is in
-	 * DISCONNECT.
+	 * DISCONNECT, and hears TIMEWAIT_EXIT there (its QP may be used
+	 * again).
 	 */
-	if (ev->event == XR_CM_EVENT_DISCONNECTED &&
+	if (ev->event == XR_CM_EVENT_TIMEWAIT_EXIT) {
+		if (id->state == XR_CM_DISCONNECT)
+			xr_cma_deliver(id, ev);
+	} else if (ev->event == XR_CM_EVENT_DISCONNECTED &&
 	    (id->state == XR_CM_CONNECT || id->state == XR_CM_DISCONNECT)) {
 		id->state = XR_CM_DISCONNECT;
 		xr_cma_deliver(id, ev);

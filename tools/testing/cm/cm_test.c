@@ -15,13 +15,15 @@
 
 /*
  * IBTA time exponents as cm.c turns them into ms (4.096 us * 2^t): a
- * RoCE path's packet life time (16), response timeouts (19, 20), an MRA's
- * (24).  A message goes again after twice the first plus how long the
+ * RoCE path's packet life time (16), the local ACK timeout both sides'
+ * QPs take (17: TIMEWAIT lasts that long), response timeouts (19, 20), an
+ * MRA's (24).  A message goes again after twice the first plus how long the
  * peer takes to answer: our REQ's remote CM response timeout (20) for the
  * active side, the peer's REQ's local one (19, peer_req_default()) for our
  * REP.
  */
 #define MS_16		268
+#define MS_17		536
 #define MS_19		2147
 #define MS_20		4294
 #define MS_24		68719
@@ -1053,10 +1055,12 @@ TEST_F(cm, dreq_received_sends_drep_and_disconnects)
 	ASSERT_EQ(sizeof(pd), fake.events[1].ev.private_data_len);
 	EXPECT_EQ(0, memcmp(fake.events[1].pdata, pd, sizeof(pd)));
 	EXPECT_EQ(-EINVAL, xr_ibcm_disconnect(cm));
-	/* The DREP was lost, the DREQ comes again: a DREP again. */
+	/* The DREP was lost, the DREQ comes again: a DREP again, a duplicate. */
+	EXPECT_EQ(0, counter(self->xdev, XR_CM_RX_DUPLICATES, ATTR_DREQ));
 	recv(self->xdev, m);
 	EXPECT_EQ(4, fake.nsent);
 	EXPECT_EQ(2, fake.nevents);
+	EXPECT_EQ(1, counter(self->xdev, XR_CM_RX_DUPLICATES, ATTR_DREQ));
 	xr_ibcm_destroy(cm);
 	EXPECT_EQ(4, fake.nsent);
 }
@@ -1119,12 +1123,177 @@ TEST_F(cm, disconnect_sends_dreq_and_its_drep_disconnects)
 	ASSERT_EQ(2, fake.nevents);
 	EXPECT_EQ(XR_CM_EVENT_DISCONNECTED, fake.events[1].ev.event);
 	EXPECT_EQ(0, fake.events[1].ev.status);
-	EXPECT_EQ(0, host_timers_pending());
+	EXPECT_EQ(1, host_timers_pending());	/* TIMEWAIT */
 	/* The same DREP again: nothing. */
 	recv(self->xdev, m);
 	EXPECT_EQ(2, fake.nevents);
 	xr_ibcm_destroy(cm);
 	EXPECT_EQ(3, fake.nsent);
+}
+
+/*
+ * As Linux's cm_enter_timewait(): a connection that ended after its QPs
+ * talked waits the local ACK timeout (the packets still on the path die),
+ * then its owner hears TIMEWAIT_EXIT, once; nothing is sent.
+ */
+TEST_F(cm, a_disconnected_connection_leaves_timewait_after_the_ack_timeout)
+{
+	struct peer_rep r;
+	struct xr_ibcm *cm = active_established(self->xdev, &r);
+	u32 id = local_id_of(sent(0));
+	u8 m[MAD_SIZE];
+
+	ASSERT_EQ(0, xr_ibcm_disconnect(cm));
+	peer_ids_msg(m, ATTR_DREP, tid_of(sent(2)), r.local_id, id);
+	recv(self->xdev, m);
+	ASSERT_EQ(2, fake.nevents);
+	host_clock_advance(MS_17 - 1);
+	EXPECT_EQ(2, fake.nevents);
+	host_clock_advance(2);
+	ASSERT_EQ(3, fake.nevents);
+	EXPECT_EQ(XR_CM_EVENT_TIMEWAIT_EXIT, fake.events[2].ev.event);
+	EXPECT_EQ(0, fake.events[2].ev.status);
+	EXPECT_EQ(0, host_timers_pending());
+	host_clock_advance(HOUR);
+	EXPECT_EQ(3, fake.nevents);
+	EXPECT_EQ(-EINVAL, xr_ibcm_disconnect(cm));
+	EXPECT_EQ(3, fake.nsent);
+	xr_ibcm_destroy(cm);
+}
+
+/* The passive side too, after the peer's DREQ, by the REQ's ACK timeout. */
+TEST_F(cm, a_passive_connection_leaves_timewait_after_the_reqs_ack_timeout)
+{
+	struct peer_req r = peer_req_default();
+	struct xr_ibcm *cm = passive_rep_sent(self->xdev, &r);
+	u32 id = local_id_of(sent(0));
+	u8 m[MAD_SIZE];
+
+	r.ack_timeout = 18;
+	recv_rtu(self->xdev, &r, sent(0));
+	peer_dreq(m, peer_tid(3), r.local_id, id, 0x789, NULL, 0);
+	recv(self->xdev, m);
+	ASSERT_EQ(2, fake.nevents);
+	EXPECT_EQ(XR_CM_EVENT_DISCONNECTED, fake.events[1].ev.event);
+	host_clock_advance(MS_17 - 1);
+	EXPECT_EQ(2, fake.nevents);
+	host_clock_advance(2);
+	ASSERT_EQ(3, fake.nevents);
+	EXPECT_EQ(XR_CM_EVENT_TIMEWAIT_EXIT, fake.events[2].ev.event);
+	xr_ibcm_destroy(cm);
+}
+
+/* Destroyed in TIMEWAIT: no TIMEWAIT_EXIT, nothing sent, nothing left. */
+TEST_F(cm, destroy_in_timewait_sends_nothing_and_tells_nothing)
+{
+	struct peer_rep r;
+	struct xr_ibcm *cm = active_established(self->xdev, &r);
+	u32 id = local_id_of(sent(0));
+	u8 m[MAD_SIZE];
+
+	peer_dreq(m, peer_tid(9), r.local_id, id, 0x00c0de, NULL, 0);
+	recv(self->xdev, m);
+	ASSERT_EQ(2, fake.nevents);
+	ASSERT_EQ(3, fake.nsent);
+	xr_ibcm_destroy(cm);
+	host_clock_advance(HOUR);
+	EXPECT_EQ(2, fake.nevents);
+	EXPECT_EQ(3, fake.nsent);
+}
+
+/* As Linux's cm_dreq_handler(): a DREQ that names another QP than ours is dropped. */
+TEST_F(cm, a_dreq_naming_another_qp_is_dropped)
+{
+	struct peer_rep r;
+	struct xr_ibcm *cm = active_established(self->xdev, &r);
+	u32 id = local_id_of(sent(0));
+	u8 m[MAD_SIZE];
+
+	peer_dreq(m, peer_tid(2), r.local_id, id, 0x00c0df, NULL, 0);
+	recv(self->xdev, m);
+	EXPECT_EQ(2, fake.nsent);		/* no DREP */
+	EXPECT_EQ(1, fake.nevents);		/* still established */
+	EXPECT_EQ(0, xr_ibcm_disconnect(cm));
+	xr_ibcm_destroy(cm);
+}
+
+/*
+ * A REQ from the peer's QP that still has a connection here (the peer lost
+ * it): as Linux's cm_match_req(), rejected as a stale connection without
+ * asking the RDMA CM, and the old connection ends with a DREQ.
+ */
+TEST_F(cm, a_req_from_a_qp_still_connected_is_rejected_stale_and_the_old_one_ends)
+{
+	struct peer_req r = peer_req_default(), again;
+	struct xr_ibcm *cm = passive_rep_sent(self->xdev, &r);
+	u32 id = local_id_of(sent(0));
+	const u8 *rej, *dreq;
+	u8 m[MAD_SIZE];
+
+	recv_rtu(self->xdev, &r, sent(0));
+	again = r;
+	again.local_id = r.local_id + 1;
+	again.tid = peer_tid(again.local_id);
+	peer_req(m, &again);
+	recv(self->xdev, m);
+	EXPECT_EQ(1, fake.nreqs);
+	ASSERT_EQ(3, fake.nsent);
+	rej = sent(1);
+	EXPECT_EQ(ATTR_REJ, attr_of(rej));
+	EXPECT_EQ(again.tid, tid_of(rej));
+	EXPECT_EQ(0, local_id_of(rej));
+	EXPECT_EQ(again.local_id, get_be(rej, CM(4), 4));
+	EXPECT_EQ(0, rej[CM(8)] >> 6);			/* the REQ rejected */
+	EXPECT_EQ(REJ_STALE_CONN, get_be(rej, CM(10), 2));
+	dreq = sent(2);
+	EXPECT_EQ(ATTR_DREQ, attr_of(dreq));
+	EXPECT_EQ(id, local_id_of(dreq));
+	EXPECT_EQ(r.local_id, get_be(dreq, CM(4), 4));
+	EXPECT_EQ(r.qpn, get_be(dreq, CM(8), 3));
+	EXPECT_EQ(-EINVAL, xr_ibcm_disconnect(cm));	/* DREQ_SENT */
+	xr_ibcm_destroy(cm);
+}
+
+/* The same QP's REQ once the old connection is in TIMEWAIT: a new connection. */
+TEST_F(cm, a_req_from_a_qp_whose_connection_is_in_timewait_is_taken)
+{
+	struct peer_req r = peer_req_default(), again;
+	struct xr_ibcm *cm = passive_rep_sent(self->xdev, &r);
+	u32 id = local_id_of(sent(0));
+	u8 m[MAD_SIZE];
+
+	recv_rtu(self->xdev, &r, sent(0));
+	peer_dreq(m, peer_tid(3), r.local_id, id, 0x789, NULL, 0);
+	recv(self->xdev, m);
+	again = r;
+	again.local_id = r.local_id + 1;
+	again.tid = peer_tid(again.local_id);
+	peer_req(m, &again);
+	recv(self->xdev, m);
+	ASSERT_EQ(2, fake.nreqs);
+	EXPECT_NE(NULL, fake.reqs[1].cm);
+	EXPECT_EQ(2, fake.nsent);		/* the REP, the DREP */
+	xr_ibcm_destroy(fake.reqs[1].cm);
+	xr_ibcm_destroy(cm);
+}
+
+/* As Linux's cm_rej_handler(): our REQ rejected as stale goes through TIMEWAIT. */
+TEST_F(cm, our_req_rejected_stale_reports_rejected_then_leaves_timewait)
+{
+	struct xr_ibcm_req p = our_req();
+	struct xr_ibcm *cm = active(self->xdev, &p, NULL);
+	u8 m[MAD_SIZE];
+
+	peer_rej(m, tid_of(sent(0)), 0, local_id_of(sent(0)), 0, REJ_STALE_CONN, NULL, 0);
+	recv(self->xdev, m);
+	ASSERT_EQ(1, fake.nevents);
+	EXPECT_EQ(XR_CM_EVENT_REJECTED, fake.events[0].ev.event);
+	EXPECT_EQ(REJ_STALE_CONN, fake.events[0].ev.status);
+	host_clock_advance(MS_17 + 1);
+	ASSERT_EQ(2, fake.nevents);
+	EXPECT_EQ(XR_CM_EVENT_TIMEWAIT_EXIT, fake.events[1].ev.event);
+	EXPECT_EQ(1, fake.nsent);		/* no REQ again */
+	xr_ibcm_destroy(cm);
 }
 
 TEST_F(cm, disconnect_unanswered_dreq_resent_then_disconnected)
@@ -1159,7 +1328,7 @@ TEST_F(cm, dreqs_crossing_end_both_sides)
 	EXPECT_EQ(ATTR_DREP, attr_of(sent(3)));
 	ASSERT_EQ(2, fake.nevents);
 	EXPECT_EQ(XR_CM_EVENT_DISCONNECTED, fake.events[1].ev.event);
-	EXPECT_EQ(0, host_timers_pending());
+	EXPECT_EQ(1, host_timers_pending());	/* TIMEWAIT, not the DREQ's */
 	/* The peer's DREP to ours, late: nothing more. */
 	peer_ids_msg(m, ATTR_DREP, tid_of(sent(2)), r.local_id, id);
 	recv(self->xdev, m);

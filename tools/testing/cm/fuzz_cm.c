@@ -142,18 +142,26 @@ static struct xr_ibcm *scenario(enum fuzz_scenario s)
 
 /*
  * What a connection's owner sees: at most one CONNECT_RESPONSE and one
- * ESTABLISHED, nothing after its end (REJECTED, UNREACHABLE, DISCONNECTED;
- * a UD service's ESTABLISHED).
+ * ESTABLISHED, then its end (REJECTED, UNREACHABLE, DISCONNECTED; a UD
+ * service's ESTABLISHED); after a REJECTED or DISCONNECTED at most one
+ * TIMEWAIT_EXIT, and nothing after that.
  */
 struct life {
 	bool ud;
 	bool ended;
+	bool may_exit;		/* ended where TIMEWAIT may follow */
 	bool responded;
 	bool established;
 };
 
 static void check_event(struct life *l, u32 event)
 {
+	if (event == XR_CM_EVENT_TIMEWAIT_EXIT) {
+		if (!l->may_exit)
+			host_bug("TIMEWAIT_EXIT but after REJECTED or DISCONNECTED, or again");
+		l->may_exit = false;
+		return;
+	}
 	if (l->ended)
 		host_bug("event %u after the connection's end", event);
 	switch (event) {
@@ -169,8 +177,11 @@ static void check_event(struct life *l, u32 event)
 		l->ended = l->ud;
 		break;
 	case XR_CM_EVENT_REJECTED:
-	case XR_CM_EVENT_UNREACHABLE:
 	case XR_CM_EVENT_DISCONNECTED:
+		l->may_exit = true;
+		l->ended = true;
+		break;
+	case XR_CM_EVENT_UNREACHABLE:
 		l->ended = true;
 		break;
 	default:

@@ -996,6 +996,46 @@ TEST_F(cm, connect_and_disconnect_cycles_leave_nothing)
 	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
 }
 
+/*
+ * As Linux's rdma_cm: a disconnected id whose owner keeps it hears
+ * TIMEWAIT_EXIT once the packets still on the path are dead (IB CM's
+ * TIMEWAIT, the QP's local ACK timeout: about 0.5 s here), on both sides;
+ * then its QP may be used again.
+ */
+TEST_F(cm, a_disconnected_id_hears_timewait_exit)
+{
+	struct rdma_event_channel *lch = rdma_create_event_channel();
+	struct ibv_qp_init_attr init = rc_init;
+	struct sockaddr_in addr = self->me;
+	struct rdma_cm_id *l, *c, *s;
+
+	ASSERT_NE(NULL, lch);
+	l = rc_listen(lch, &addr, 1);
+	ASSERT_NE(NULL, l);
+	c = rc_connect(self->ch, &addr);
+	ASSERT_NE(NULL, c);
+	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_event(lch, 20000, NULL, &s));
+	ASSERT_EQ(0, rdma_create_qp(s, NULL, &init));
+	ASSERT_EQ(0, rdma_accept(s, &rc_param));
+	ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(self->ch, 20000, NULL, NULL));
+	ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(lch, 20000, NULL, NULL));
+	/* Nothing before the disconnection. */
+	EXPECT_EQ(-1, next_event(self->ch, 1000, NULL, NULL));
+	ASSERT_EQ(0, rdma_disconnect(c));
+	ASSERT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(self->ch, 20000, NULL, NULL));
+	ASSERT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(lch, 20000, NULL, NULL));
+	EXPECT_EQ(RDMA_CM_EVENT_TIMEWAIT_EXIT, next_event(self->ch, 20000, NULL, NULL));
+	EXPECT_EQ(RDMA_CM_EVENT_TIMEWAIT_EXIT, next_event(lch, 20000, NULL, &s));
+	/* Once. */
+	EXPECT_EQ(-1, next_event(self->ch, 1000, NULL, NULL));
+	rc_destroy(s);
+	rc_destroy(c);
+	EXPECT_EQ(0, rdma_destroy_id(l));
+	rdma_destroy_event_channel(lch);
+	EXPECT_EQ(0, xt_core_count("cm_ids", 0));
+	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
+}
+
 TEST_F(cm, an_address_nobody_answers_is_an_addr_error)
 {
 	struct sockaddr_in dst = ipv4(UNREACHABLE, 0);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Host stand-in for what <linux/kernel.h> brings in: container_of(), the
- * min/max helpers, byte order, ERR_PTR() and friends, errno values, the
- * string functions.
+ * min/max helpers, __aligned(), READ_ONCE(), byte order, ERR_PTR() and friends, errno
+ * values, the string functions.
  */
 #ifndef CM_SHIM_KERNEL_H
 #define CM_SHIM_KERNEL_H
@@ -25,6 +25,9 @@
 #define max(a, b)	({ typeof(a) _a = (a); typeof(b) _b = (b); _a > _b ? _a : _b; })
 #define min_t(t, a, b)	({ t _a = (a); t _b = (b); _a < _b ? _a : _b; })
 #define max_t(t, a, b)	({ t _a = (a); t _b = (b); _a > _b ? _a : _b; })
+
+#define __aligned(n)	__attribute__((aligned(n)))
+#define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
 
 #define cpu_to_be16(x)	((__be16)htobe16(x))
 #define cpu_to_be32(x)	((__be32)htobe32(x))
