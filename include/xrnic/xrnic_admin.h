@@ -456,6 +456,15 @@ enum xrnic_counter {
 	/* UD datagrams dropped: a Q_Key or P_Key not the QP's (IBTA 10.2.5, 10.9). */
 	XRNIC_CNT_RX_QKEY_VIOLATIONS,
 	XRNIC_CNT_RX_PKEY_VIOLATIONS,
+	/*
+	 * Congestion control (DCQCN), as mlx5 names them: packets received
+	 * with ECN CE, CNPs sent for them, CNPs that cut a QP's rate and
+	 * CNPs that did not.
+	 */
+	XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS,
+	XRNIC_CNT_NP_CNP_SENT,
+	XRNIC_CNT_RP_CNP_HANDLED,
+	XRNIC_CNT_RP_CNP_IGNORED,
 	XRNIC_NUM_COUNTERS,
 };
 

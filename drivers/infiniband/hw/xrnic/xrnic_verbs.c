@@ -650,6 +650,11 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_SEQ_NAKS_RCVD] = "packet_seq_err",
 	[XRNIC_CNT_RX_QKEY_VIOLATIONS] = "rx_qkey_violations",
 	[XRNIC_CNT_RX_PKEY_VIOLATIONS] = "rx_pkey_violations",
+	/* DCQCN, as mlx5 names them. */
+	[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS] = "np_ecn_marked_roce_packets",
+	[XRNIC_CNT_NP_CNP_SENT] = "np_cnp_sent",
+	[XRNIC_CNT_RP_CNP_HANDLED] = "rp_cnp_handled",
+	[XRNIC_CNT_RP_CNP_IGNORED] = "rp_cnp_ignored",
 };
 
 static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,
