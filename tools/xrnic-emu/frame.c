@@ -62,13 +62,15 @@ size_t xe_frame_outer(uint8_t *buf, const struct xe_path *path, size_t len, uint
 	bool v4 = xe_gid_is_v4(path->dgid);
 	size_t udp_len = XE_UDP_HLEN + len + XE_ICRC_LEN;
 	uint8_t *ip = buf + XE_ETH_HLEN, *udp;
+	uint8_t tos = (path->traffic_class & ~XE_ECN_MASK) |
+		      (path->not_ect ? XE_ECN_NOT_ECT : XE_ECN_ECT0);
 
 	memcpy(buf, path->dmac, 6);
 	memcpy(buf + 6, path->smac, 6);
 	xe_put16(buf + 12, v4 ? XE_ETHERTYPE_IPV4 : XE_ETHERTYPE_IPV6);
 	if (v4) {
 		ip[0] = 0x45;
-		ip[1] = path->traffic_class;
+		ip[1] = tos;
 		xe_put16(ip + 2, XE_IPV4_HLEN + udp_len);
 		xe_put16(ip + 4, ip_id);
 		xe_put16(ip + 6, XE_IPV4_DF);
@@ -80,8 +82,8 @@ size_t xe_frame_outer(uint8_t *buf, const struct xe_path *path, size_t len, uint
 		xe_put16(ip + 10, xe_ipv4_csum(ip));
 		udp = ip + XE_IPV4_HLEN;
 	} else {
-		ip[0] = 0x60 | path->traffic_class >> 4;
-		ip[1] = path->traffic_class << 4 | (path->flow_label >> 16 & 0xf);
+		ip[0] = 0x60 | tos >> 4;
+		ip[1] = tos << 4 | (path->flow_label >> 16 & 0xf);
 		ip[2] = path->flow_label >> 8;
 		ip[3] = path->flow_label;
 		xe_put16(ip + 4, udp_len);
@@ -217,4 +219,35 @@ int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out)
 		memcpy(out->dgid, ip + 24, 16);
 	}
 	return 1;
+}
+
+bool xe_frame_mark_ce(uint8_t *frame, size_t len)
+{
+	uint8_t *ip = frame + XE_ETH_HLEN;
+	uint8_t ecn;
+
+	if (len < XE_ETH_HLEN + XE_IPV4_HLEN)
+		return false;
+	switch (xe_get16(frame + 12)) {
+	case XE_ETHERTYPE_IPV4:
+		if (ip[0] != 0x45)
+			return false;
+		ecn = xe_ip_ecn(ip, XE_IPV4_HLEN);
+		if (ecn == XE_ECN_NOT_ECT || ecn == XE_ECN_CE)
+			return false;
+		ip[1] |= XE_ECN_CE;
+		xe_put16(ip + 10, 0);
+		xe_put16(ip + 10, xe_ipv4_csum(ip));
+		return true;
+	case XE_ETHERTYPE_IPV6:
+		if (len < XE_ETH_HLEN + XE_IPV6_HLEN || (ip[0] >> 4) != 6)
+			return false;
+		ecn = xe_ip_ecn(ip, XE_IPV6_HLEN);
+		if (ecn == XE_ECN_NOT_ECT || ecn == XE_ECN_CE)
+			return false;
+		ip[1] |= XE_ECN_CE << 4;
+		return true;
+	default:
+		return false;
+	}
 }

@@ -21,13 +21,25 @@
 /* The outer headers at most: Ethernet, IPv6, UDP. */
 #define XE_FRAME_MAX_OUTER	(XE_ETH_HLEN + XE_IPV6_HLEN + XE_UDP_HLEN)
 
+/*
+ * ECN (RFC 3168): the low two bits of IPv4's TOS and IPv6's traffic class.
+ * Every RoCE v2 packet the port sends is ECT(0) but CNPs, so that a
+ * congested switch marks it CE instead of dropping it (DCQCN).
+ */
+#define XE_ECN_MASK		3
+#define XE_ECN_NOT_ECT		0
+#define XE_ECN_ECT1		1
+#define XE_ECN_ECT0		2
+#define XE_ECN_CE		3
+
 /* Where a frame goes: what a QP's address vector and the port say. */
 struct xe_path {
 	uint8_t dmac[6], smac[6];
 	uint8_t dgid[16], sgid[16];
-	uint8_t hop_limit, traffic_class;
+	uint8_t hop_limit, traffic_class;	/* DSCP: traffic_class >> 2 */
 	uint32_t flow_label;		/* IPv6 */
 	uint16_t sport;			/* UDP source port: flow entropy */
+	bool not_ect;			/* a CNP: ECN Not-ECT, where all else is ECT(0) */
 };
 
 /* A RoCE v2 frame, checked: where its transport packet is. */
@@ -49,7 +61,8 @@ uint16_t xe_roce_sport(uint32_t qpn);
  * Write the outer headers for a transport packet of len bytes (BTH .. pad)
  * into buf (XE_FRAME_MAX_OUTER bytes); returns their length.  The packet
  * follows them, then XE_ICRC_LEN bytes for xe_frame_seal().  ip_id is the
- * IPv4 identification.
+ * IPv4 identification.  The TOS / traffic class is the path's DSCP (its
+ * upper six bits) and ECT(0), or Not-ECT for path->not_ect.
  */
 size_t xe_frame_outer(uint8_t *buf, const struct xe_path *path, size_t len, uint16_t ip_id);
 
@@ -63,5 +76,20 @@ void xe_frame_seal(uint8_t *frame, size_t len);
  * checksum, -2 for one with a bad ICRC (both dropped).
  */
 int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out);
+
+/* The ECN field of an IP header of ip_len bytes (XE_IPV4_HLEN or XE_IPV6_HLEN). */
+static inline uint8_t xe_ip_ecn(const uint8_t *ip, size_t ip_len)
+{
+	return (ip_len == XE_IPV4_HLEN ? ip[1] : ip[1] >> 4) & XE_ECN_MASK;
+}
+
+/*
+ * Mark a frame of len bytes CE in place, as a congested switch does: an
+ * IPv4 or IPv6 frame whose ECN field is ECT(0) or ECT(1) gets CE (and
+ * IPv4 its header checksum again; the ICRC leaves the field out).  True
+ * when it marked; a Not-ECT frame, one already CE, or no IP frame is left
+ * as it is.
+ */
+bool xe_frame_mark_ce(uint8_t *frame, size_t len);
 
 #endif /* XE_FRAME_H */

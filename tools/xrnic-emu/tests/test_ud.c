@@ -8,6 +8,7 @@
  */
 #include "xe_fixture.h"
 #include "loopback.h"
+#include "frame.h"
 #include "transport.h"
 
 #define BUF		XE_LB_BUF
@@ -132,7 +133,7 @@ TEST_F(dev, a_datagram_lands_after_its_grh_and_names_its_sender)
 	EXPECT_TRUE(xe_all_zero(rcv, 20));
 	ip = rcv + 20;
 	EXPECT_EQ(0x45, ip[0]);
-	EXPECT_EQ(0x28, ip[1]);			/* the AV's traffic class */
+	EXPECT_EQ(0x28 | XE_ECN_ECT0, ip[1]);	/* the AV's traffic class, ECT(0) */
 	EXPECT_EQ(64, ip[8]);			/* and hop limit */
 	EXPECT_EQ(17, ip[9]);
 	EXPECT_EQ(0, memcmp(ip + 12, "\xc0\x00\x02\x07\xc0\x00\x02\x07", 8));
@@ -154,7 +155,7 @@ TEST_F(dev, a_datagram_lands_after_its_grh_and_names_its_sender)
 	EXPECT_EQ(XRNIC_GRH_LEN + 10, le32toh(c->byte_len));
 	EXPECT_EQ(XRNIC_CQE_GRH, c->flags & (XRNIC_CQE_GRH | XRNIC_CQE_GRH_IPV4));
 	EXPECT_EQ(0x62, rcv[0]);		/* version 6, traffic class 0x28 */
-	EXPECT_EQ(0x80, rcv[1]);
+	EXPECT_EQ(XE_ECN_ECT0 << 4 | 0x80, rcv[1]);	/* ... with ECT(0) */
 	EXPECT_EQ(17, rcv[6]);
 	EXPECT_EQ(0, memcmp(rcv + 8, self->xe.gid[0].gid, 16));
 	EXPECT_EQ(0, memcmp(rcv + 24, self->xe.gid[0].gid, 16));
