@@ -56,6 +56,8 @@ static const struct xe_op_info xe_ops[XE_OP_NUM] = {
 	[XE_OP_UD_SEND_ONLY]	= { "UD_SEND_ONLY", SEND | ONLY | XE_PKT_DETH },
 	[XE_OP_UD_SEND_ONLY_IMM] = { "UD_SEND_ONLY_WITH_IMMEDIATE",
 				     SEND | ONLY | XE_PKT_DETH | XE_PKT_IMMDT },
+	/* No transport's: the wire hands it to congestion control (cc.c). */
+	[XE_OP_CNP]		= { "CNP", ONLY | XE_PKT_CNP },
 };
 
 const struct xe_op_info *xe_op_info(uint8_t opcode)
@@ -75,6 +77,7 @@ static const struct {
 	{ XE_PKT_ATMACK, sizeof(struct xe_atmack) },
 	{ XE_PKT_IMMDT, sizeof(struct xe_immdt) },
 	{ XE_PKT_IETH, sizeof(struct xe_ieth) },
+	{ XE_PKT_CNP, sizeof(struct xe_cnp_rsvd) },
 };
 
 static uint32_t xe_hdr_len(uint32_t mask)
@@ -146,6 +149,10 @@ uint32_t xe_pkt_build(uint8_t *hdr, struct xe_pkt *p)
 
 		memcpy(at, &h, sizeof(h));
 		at += sizeof(h);
+	}
+	if (p->mask & XE_PKT_CNP) {
+		memset(at, 0, sizeof(struct xe_cnp_rsvd));
+		at += sizeof(struct xe_cnp_rsvd);
 	}
 	return at - hdr;
 }

@@ -48,6 +48,8 @@ enum xe_op {
 	/* UD (prefix 011) */
 	XE_OP_UD_SEND_ONLY		= 0x64,
 	XE_OP_UD_SEND_ONLY_IMM		= 0x65,
+	/* RoCE v2's Congestion Notification Packet (IBTA Annex A17.9.3) */
+	XE_OP_CNP			= 0x81,
 	XE_OP_NUM			= 0x100,	/* the table covers every byte */
 };
 
@@ -69,6 +71,7 @@ enum {
 	XE_PKT_ACK		= 1u << 13,	/* ACKNOWLEDGE */
 	XE_PKT_DETH		= 1u << 14,	/* a datagram: UD */
 	XE_PKT_IETH		= 1u << 15,	/* SEND with Invalidate */
+	XE_PKT_CNP		= 1u << 16,	/* a CNP: 16 reserved bytes after the BTH */
 };
 
 /* Wire layouts, each field big-endian. */
@@ -112,6 +115,11 @@ struct xe_immdt {
 
 struct xe_ieth {
 	__be32 rkey;
+} __attribute__((packed));
+
+/* What follows a CNP's BTH: reserved, sent as zeros, ignored when received. */
+struct xe_cnp_rsvd {
+	uint8_t reserved[16];
 } __attribute__((packed));
 
 #define XE_BTH_SE		0x80

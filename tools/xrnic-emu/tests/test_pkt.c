@@ -74,8 +74,29 @@ TEST(every_opcode_survives_build_and_parse)
 		if (op->mask & XE_PKT_IETH)
 			EXPECT_EQ(p.rkey, q.rkey);
 	}
-	/* RC's 23 opcodes, UC's 12 SENDs and WRITEs and UD's two SENDs. */
-	EXPECT_EQ(23 + 12 + 2, known);
+	/* RC's 23 opcodes, UC's 12 SENDs and WRITEs, UD's two SENDs and the CNP. */
+	EXPECT_EQ(23 + 12 + 2 + 1, known);
+}
+
+/* IBTA Annex A17.9.3, as Linux and mlx5 send it: BTH, 16 reserved zero bytes. */
+TEST(a_cnp_is_its_bth_and_sixteen_zero_bytes)
+{
+	static const uint8_t cnp[28] = {
+		0x81, 0x00, 0xff, 0xff, 0x00, 0xab, 0xcd, 0xef, 0x00, 0x00, 0x00, 0x00,
+	};
+	struct xe_pkt p = { .opcode = XE_OP_CNP, .pkey = 0xffff, .qpn = 0xabcdef }, q;
+	uint8_t b[XE_PKT_MAX_HDR];
+
+	memset(b, 0xee, sizeof(b));
+	ASSERT_EQ(sizeof(cnp), xe_pkt_build(b, &p));
+	EXPECT_EQ(0, memcmp(b, cnp, sizeof(cnp)));
+	ASSERT_EQ(0, xe_pkt_parse(&q, b, sizeof(cnp), sizeof(cnp)));
+	EXPECT_EQ(XE_OP_CNP, q.opcode);
+	EXPECT_EQ(0xabcdef, q.qpn);
+	EXPECT_EQ(0, q.payload_len);
+	/* Shorter than its reserved bytes, or with a payload: not a CNP. */
+	EXPECT_EQ(-EMSGSIZE, xe_pkt_parse(&q, b, sizeof(cnp) - 1, sizeof(cnp) - 1));
+	EXPECT_EQ(-EINVAL, xe_pkt_parse(&q, b, sizeof(cnp), sizeof(cnp) + 4));
 }
 
 TEST(headers_have_the_ibta_layout)
