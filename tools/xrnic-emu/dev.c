@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "xe.h"
+#include "transport.h"
 
 static void xe_set_sts(struct xe_dev *xe, uint32_t sts)
 {
@@ -57,6 +57,7 @@ void xe_dev_init(struct xe_dev *xe)
 	xe_reg_write(xe, XRNIC_REG_MAC_HI, mac[4] | mac[5] << 8);
 	xe_set_sts(xe, XRNIC_DEV_STS_READY);
 	xe->poll_linger_ns = XE_POLL_LINGER_NS;
+	xe_cc_defaults(&xe->cc);
 }
 
 void xe_dev_fini(struct xe_dev *xe)
@@ -218,6 +219,10 @@ static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 			if (*next < 0 || wait < *next)
 				*next = wait;
 		}
+		/* A paced QP (DCQCN) whose packet waits: woken when it may go. */
+		if (qp->rp.blocked && (wait = xe_cc_wait(xe, qp)) >= 0 &&
+		    (*next < 0 || wait < *next))
+			*next = wait;
 	}
 	if (xe_eth_tx(xe))
 		progress = true;

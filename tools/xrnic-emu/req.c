@@ -97,6 +97,9 @@ void xe_req_reset(struct xe_qp *qp)
 	qp->req.send_idx = qp->sq_ci;
 	qp->req.cwnd = XE_PSN_WINDOW;
 	qp->req.ssthresh = XE_PSN_WINDOW;
+	/* Not limited, and no CNP sent: congestion control starts over too. */
+	memset(&qp->rp, 0, sizeof(qp->rp));
+	memset(&qp->np, 0, sizeof(qp->np));
 }
 
 /* A packet was lost (a sequence NAK, a gap): half as many unanswered. */
@@ -262,9 +265,10 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 {
 	struct xe_qp_req *r = &qp->req;
 	uint32_t idx = r->send_idx, i, out;
-	bool sent = false, again;
+	bool sent = false, again, paced;
 	struct xe_msg *m;
 	struct xe_pkt p;
+	size_t len;
 
 	while (qp->state == XRNIC_QPS_RTS && r->send_idx == idx && idx != r->sq_next &&
 	       (r->timer == XE_TIMER_NONE || r->timer == XE_TIMER_ACK)) {
@@ -283,9 +287,17 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 		out = xe_psn_diff(p.psn, xe_req_window_base(qp));
 		if (out >= r->cwnd)
 			break;
+		/* A rate-limited QP's packet waits for its time (DCQCN, cc.c). */
+		paced = qp->rp.rc;
+		if (paced && !xe_cc_may_send(xe, qp))
+			break;
 		xe_req_packet(qp, m, i, &p);
-		/* The window's last packet asks the answer that opens it again. */
-		if (out + 1 == r->cwnd)
+		/*
+		 * The window's last packet asks the answer that opens it again;
+		 * a paced one asks for each, so that its answers come at its
+		 * pace and keep the ACK timer from taking the pace for a loss.
+		 */
+		if (out + 1 == r->cwnd || paced)
 			p.ackreq = true;
 		/* The PSN moves on before the answer can come back. */
 		r->next_psn = (p.psn + (p.opcode == XE_OP_READ_REQUEST ? m->npsn - i : 1)) &
@@ -296,7 +308,10 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 		else
 			r->fresh_psn = r->next_psn;
 		sent = true;
-		xe_wire_send(xe, qp, &p, &m->local, (uint64_t)i * xe_mtu_bytes(qp->attr.path_mtu));
+		len = xe_wire_send(xe, qp, &p, &m->local,
+				   (uint64_t)i * xe_mtu_bytes(qp->attr.path_mtu));
+		if (paced)
+			xe_cc_sent(xe, qp, len);
 	}
 	if (xe_req_in_flight(qp) && r->timer == XE_TIMER_NONE)
 		xe_req_wait_answer(qp);
@@ -397,9 +412,13 @@ static bool xe_uc_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 	struct xe_msg *m = xe_req_msg(qp, qp->sq_ci);
 	uint32_t mtu = xe_mtu_bytes(qp->attr.path_mtu), i;
 	uint8_t status = XRNIC_WC_SUCCESS, verr = XRNIC_VERR_NONE;
+	uint64_t bytes = 0;
 	struct xe_pkt p;
 
 	if (pi == qp->sq_ci)
+		return false;
+	/* Rate-limited (DCQCN): a message leaves whole, when its time has come. */
+	if (qp->rp.rc && !xe_cc_may_send(xe, qp))
 		return false;
 	memcpy(&m->wqe, qp->sq + (size_t)(qp->sq_ci & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
 	       sizeof(m->wqe));
@@ -427,8 +446,10 @@ static bool xe_uc_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 		xe_req_packet(qp, m, i, &p);
 		p.opcode |= XE_OP_UC;
 		p.ackreq = false;
-		xe_wire_send(xe, qp, &p, &m->local, (uint64_t)i * mtu);
+		bytes += xe_wire_send(xe, qp, &p, &m->local, (uint64_t)i * mtu);
 	}
+	if (qp->rp.rc)
+		xe_cc_sent(xe, qp, bytes);
 	if (status == XRNIC_WC_SUCCESS)
 		qp->attr.sq_psn = (m->first_psn + m->npsn) & XE_PSN_MASK;
 	qp->req.sq_next = qp->sq_ci + 1;
@@ -486,6 +507,8 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 		xe_qp_to_err(xe, qp);
 		return true;
 	}
+	/* Paced and blocked is judged again at each run (the poll wakes for it). */
+	qp->rp.blocked = false;
 	if (qp->type == XRNIC_QPT_UD)
 		return xe_ud_send(xe, qp, pi);
 	if (qp->type == XRNIC_QPT_UC)

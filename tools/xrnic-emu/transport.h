@@ -56,13 +56,19 @@ static inline bool xe_wr_is_rd_atomic(uint8_t wr_opcode)
 	return wr_opcode == XRNIC_WR_RDMA_READ || xe_wr_is_atomic(wr_opcode);
 }
 
-/* wire.c: send a packet of qp built from p and its payload; receive one. */
-void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
-		  const struct xe_buf *payload, uint64_t payload_off);
+/*
+ * wire.c: send a packet of qp built from p and its payload; receive one.
+ * Returns the bytes of its frame, Ethernet header to ICRC (in loopback
+ * those it would have had), which is what pacing charges.
+ */
+size_t xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
+		    const struct xe_buf *payload, uint64_t payload_off);
 /* The same to the path of a datagram (UD); loopback: a GID of the port's. */
 struct xe_path;
-void xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopback,
-		       struct xe_pkt *p, const struct xe_buf *payload, uint64_t payload_off);
+size_t xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopback,
+			 struct xe_pkt *p, const struct xe_buf *payload, uint64_t payload_off);
+/* The path of qp's packets: its address vector and the port. */
+void xe_wire_qp_path(const struct xe_dev *xe, const struct xe_qp *qp, struct xe_path *path);
 /* Count a packet as received, parse and dispatch it; false when it was dropped. */
 bool xe_wire_recv(struct xe_dev *xe, const struct xe_frame *f);
 /* Parse a counted packet and dispatch it; false when it was dropped. */
@@ -87,6 +93,21 @@ int xe_rq_take(struct xe_dev *xe, struct xe_qp *qp, struct xrnic_rqe *rqe);
 int xe_rqe_buf(const struct xe_dev *xe, const struct xe_qp *qp, const struct xrnic_rqe *rqe,
 	       struct xe_piece *pieces, struct xe_buf *dst);
 void xe_rq_consumed(struct xe_qp *qp);
+
+/*
+ * cc.c: congestion control on the device.  A packet for qp (NULL: none)
+ * arrived marked CE: count it and send qp's peer a CNP, at most one per
+ * interval (the NP).  A CNP for qp (NULL: none) arrived: cut qp's rate or
+ * count it ignored (the RP).  For a limited QP (qp->rp.rc): may its next
+ * packet leave now (else it is blocked, and xe_cc_wait() says for how
+ * long); a packet of bytes left.
+ */
+void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp);
+void xe_cc_cnp_rcv(struct xe_dev *xe, struct xe_qp *qp);
+bool xe_cc_may_send(struct xe_dev *xe, struct xe_qp *qp);
+void xe_cc_sent(struct xe_dev *xe, struct xe_qp *qp, uint64_t bytes);
+/* ns until a blocked paced QP may send (0: now), or -1: it is not blocked. */
+int64_t xe_cc_wait(struct xe_dev *xe, const struct xe_qp *qp);
 
 /* comp.c: an answer for qp's requester. */
 void xe_comp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);

@@ -45,10 +45,11 @@ static void xe_wire_out(struct xe_dev *xe, const struct xe_path *path, const uin
 	xe_fault_xmit(xe, frame, outer + len + XE_ICRC_LEN);
 }
 
-void xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopback,
-		       struct xe_pkt *p, const struct xe_buf *payload, uint64_t payload_off)
+size_t xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopback,
+			 struct xe_pkt *p, const struct xe_buf *payload, uint64_t payload_off)
 {
 	uint8_t hdr[XE_PKT_MAX_HDR], outer[XE_FRAME_MAX_OUTER];
+	size_t frame_len;
 	uint32_t n;
 	struct xe_frame f;
 
@@ -60,9 +61,11 @@ void xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopb
 	};
 	xe->counters[XRNIC_CNT_TX_PACKETS]++;
 	xe->counters[XRNIC_CNT_TX_BYTES] += f.len;
+	frame_len = XE_ETH_HLEN + (xe_gid_is_v4(path->dgid) ? XE_IPV4_HLEN : XE_IPV6_HLEN) +
+		    XE_UDP_HLEN + f.len + XE_ICRC_LEN;
 	if (!loopback) {
 		xe_wire_out(xe, path, hdr, n, p, payload, payload_off);
-		return;
+		return frame_len;
 	}
 	/* A datagram's receiver sees the IP header it would have had on the wire. */
 	if (p->mask & XE_PKT_DETH) {
@@ -71,21 +74,28 @@ void xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopb
 		f.ip_len = xe_gid_is_v4(path->dgid) ? XE_IPV4_HLEN : XE_IPV6_HLEN;
 	}
 	xe_wire_recv(xe, &f);
+	return frame_len;
 }
 
-void xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
-		  const struct xe_buf *payload, uint64_t payload_off)
+void xe_wire_qp_path(const struct xe_dev *xe, const struct xe_qp *qp, struct xe_path *path)
 {
-	struct xe_path path = {
+	*path = (struct xe_path){
 		.hop_limit = qp->attr.hop_limit, .traffic_class = qp->attr.traffic_class,
 		.sport = xe_roce_sport(qp->qpn),
 	};
+	memcpy(path->dmac, qp->attr.dmac, 6);
+	memcpy(path->smac, xe->id.mac, 6);
+	memcpy(path->dgid, qp->attr.dgid, 16);
+	memcpy(path->sgid, qp->attr.sgid, 16);
+}
 
-	memcpy(path.dmac, qp->attr.dmac, 6);
-	memcpy(path.smac, xe->id.mac, 6);
-	memcpy(path.dgid, qp->attr.dgid, 16);
-	memcpy(path.sgid, qp->attr.sgid, 16);
-	xe_wire_send_path(xe, &path, qp->loopback, p, payload, payload_off);
+size_t xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
+		    const struct xe_buf *payload, uint64_t payload_off)
+{
+	struct xe_path path;
+
+	xe_wire_qp_path(xe, qp, &path);
+	return xe_wire_send_path(xe, &path, qp->loopback, p, payload, payload_off);
 }
 
 void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
@@ -165,9 +175,17 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 		return true;
 	}
 	qp = xe_qp_get(xe, rx.pkt.qpn);
+	/* A CNP is for congestion control, whatever the QP (or none). */
+	if (rx.pkt.opcode == XE_OP_CNP) {
+		xe_cc_cnp_rcv(xe, qp);
+		return true;
+	}
 	/* Each QP takes the opcodes of its own transport only. */
 	if (!qp || xe_op_transport(rx.pkt.opcode) != qp->type)
 		goto drop;
+	/* A switch on the way was congested: the sender hears of it (DCQCN). */
+	if (f->ip && xe_ip_ecn(f->ip, f->ip_len) == XE_ECN_CE)
+		xe_cc_ce_rcv(xe, qp);
 	if (qp->type == XRNIC_QPT_UD)
 		xe_ud_rcv(xe, qp, &rx);
 	else if (rx.pkt.mask & XE_PKT_REQ)

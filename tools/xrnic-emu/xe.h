@@ -20,6 +20,7 @@
 #include <xrnic/xrnic_admin.h>
 #include <xrnic/xrnic_io.h>
 
+#include "cc.h"
 #include "dma.h"
 #include "guest_mem.h"
 
@@ -331,6 +332,9 @@ struct xe_qp {
 	 */
 	struct xe_atomic_done *atomics;
 	struct xe_msg *msgs;		/* XE_SQ_WINDOW: the messages in flight */
+	/* Congestion control (cc.c): its rate as a sender, its CNPs as a receiver. */
+	struct xe_cc_rp rp;
+	struct xe_cc_np np;
 };
 
 /*
@@ -383,6 +387,14 @@ struct xe_dev {
 	void *wire_ctx;			/* for eth_xmit */
 	/* How long to poll after the last progress; xe_dev_init() sets the default. */
 	int64_t poll_linger_ns;
+	/*
+	 * Congestion control: its parameters (xe_dev_init() sets mlx5's
+	 * defaults; a reset keeps them) and its clock, CLOCK_MONOTONIC, or
+	 * cc_clock_ns while cc_manual_clock is set (host tests move it).
+	 */
+	struct xe_cc_params cc;
+	bool cc_manual_clock;
+	int64_t cc_clock_ns;
 
 	/* The physical link of the port and its faults; a reset changes neither. */
 	bool link_down;
@@ -500,6 +512,12 @@ void xe_doorbell(struct xe_dev *xe, unsigned int vec);
  */
 int64_t xe_dev_poll(struct xe_dev *xe);
 int64_t xe_now_ns(void);
+
+/* The clock of congestion control (struct xe_dev.cc_manual_clock). */
+static inline int64_t xe_cc_now(const struct xe_dev *xe)
+{
+	return xe->cc_manual_clock ? xe->cc_clock_ns : xe_now_ns();
+}
 
 /* admin.c */
 void xe_admin_process(struct xe_dev *xe);

@@ -17,5 +17,6 @@ bth() { bytes 10 0 255 255 0 0 0 2 128 0 0 5; head -c 16 /dev/zero; head -c 16 /
 { v4 2; v4 1; macs; bytes 64 0 192 2; bth; } >"$out/ipv4"
 { v6 2; v6 1; macs; bytes 64 32 192 9; bth; } >"$out/ipv6"
 # Frames of a real capture, one per BTH opcode: the interop layer's wire
-# (an XRNIC and rxe, both ways), taken with pcap_check --seeds.
+# (an XRNIC and rxe, both ways), taken with pcap_check --seeds; opcode-81,
+# a CNP (DCQCN), built by frame.c and pkt.c, as rxe sends none.
 cp "$(dirname "$0")"/frames/opcode-* "$out/"

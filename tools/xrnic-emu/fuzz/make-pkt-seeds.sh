@@ -49,3 +49,5 @@ buf=$((0x40000))
   pkt 40; bth 101 0 1; be 4 0; be 4 5; be 4 7; head -c 16 /dev/zero; } >"$out/ud-sends"
 { be 1 0; be 1 0; pkt 20; bth 36 0 100; head -c 8 /dev/zero
   pkt 36; bth 42 0 101; reth $buf 8; head -c 8 /dev/zero; } >"$out/uc-send-write"
+# A CNP (BTH, 16 reserved bytes) to QP 0, whose rate it cuts (DCQCN).
+{ be 1 1; be 1 1; pkt 28; bth 0x81 0 0; head -c 16 /dev/zero; } >"$out/cnp"

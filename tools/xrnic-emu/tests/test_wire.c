@@ -14,6 +14,7 @@
 #include "loopback.h"
 #include "frame.h"
 #include "tap.h"
+#include "transport.h"
 
 #define RAM		(1024 * 1024)
 #define BUF		XE_LB_BUF
@@ -1192,6 +1193,304 @@ TEST_F(wire, a_multicast_datagram_reaches_every_qp_attached_to_its_group)
 	EXPECT_EQ(NULL, poll_cq(b));
 	EXPECT_EQ(rx, b->xe.counters[XRNIC_CNT_RX_PACKETS]);
 	EXPECT_EQ(0, destroy_qp(b, qb));
+}
+
+/* The DSCP of an IP header (its TOS or traffic class without ECN). */
+static uint8_t ip_dscp(const struct xe_roce_frame *rf)
+{
+	const uint8_t *ip = rf->ip;
+
+	return (rf->ip_len == XE_IPV4_HLEN ? ip[1] : (ip[0] << 4 | ip[1] >> 4)) >> 2 & 0x3f;
+}
+
+/*
+ * The frames s put on the wire that are not RoCE v2 with ECN ecn and DSCP
+ * dscp (-1: any), or -1 if none is RoCE v2 at all.
+ */
+static int frames_not(const struct side *s, uint8_t ecn, int dscp)
+{
+	struct xe_roce_frame rf;
+	unsigned int i;
+	int bad = 0;
+
+	if (!s->out.n)
+		return -1;
+	for (i = 0; i < s->out.n; i++)
+		bad += xe_frame_parse(s->out.frame[i], s->out.len[i], &rf) != 1 ||
+		       xe_ip_ecn(rf.ip, rf.ip_len) != ecn || (dscp >= 0 && ip_dscp(&rf) != dscp);
+	return bad;
+}
+
+/* Poll s until it rests; its last answer (the wait until its next timer). */
+static int64_t settle(struct side *s)
+{
+	int64_t r;
+
+	while ((r = xe_dev_poll(&s->xe)) == 0)
+		;
+	return r;
+}
+
+TEST_F(wire, every_roce_frame_leaves_ect0_with_the_dscp_of_its_path)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xe_qp *qa = &a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])];
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	/* DSCP 26; the ECN bits of the traffic class are the port's to set. */
+	qa->attr.traffic_class = 26 << 2 | XE_ECN_CE;
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 10000, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	EXPECT_EQ(0, frames_not(a, XE_ECN_ECT0, 26));
+	ASSERT_EQ(3, deliver(a, b));
+	settle(b);
+	EXPECT_EQ(0, frames_not(b, XE_ECN_ECT0, 0));	/* the ACK */
+	ASSERT_EQ(0, run(a, b));
+	w = sqe(XRNIC_WR_RDMA_READ, BUF, 5000, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	EXPECT_EQ(0, frames_not(a, XE_ECN_ECT0, 26));
+	ASSERT_EQ(1, deliver(a, b));
+	settle(b);
+	EXPECT_EQ(0, frames_not(b, XE_ECN_ECT0, 0));	/* the READ responses */
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+}
+
+TEST_F(wire, a_frame_marked_ce_by_a_switch_keeps_its_icrc_and_ip_checksum)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	struct xe_roce_frame rf;
+	struct xe_path path = { .traffic_class = 48 << 2, .not_ect = true };
+	uint8_t f[128], before[128];
+	size_t n;
+
+	fill(a->xe.mem.base + BUF, 100, 7);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 100, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	ASSERT_EQ(1, a->out.n);
+	EXPECT_TRUE(xe_frame_mark_ce(a->out.frame[0], a->out.len[0]));
+	ASSERT_EQ(1, xe_frame_parse(a->out.frame[0], a->out.len[0], &rf));
+	EXPECT_EQ(XE_ECN_CE, xe_ip_ecn(rf.ip, rf.ip_len));
+	EXPECT_EQ(0, ip_dscp(&rf));
+	/* Once CE it stays as it is. */
+	EXPECT_FALSE(xe_frame_mark_ce(a->out.frame[0], a->out.len[0]));
+	/* The peer takes it: the WRITE lands and is answered. */
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, poll_cq(a));
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 100));
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
+	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_RX_DROPPED]);
+
+	/* A frame that is not ECN-capable (a CNP) is never marked. */
+	memcpy(path.dgid, a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])].attr.dgid, 16);
+	memcpy(path.sgid, a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])].attr.sgid, 16);
+	n = xe_frame_outer(f, &path, 28, 1);
+	memset(f + n, 0, 28);
+	f[n] = XE_OP_CNP;
+	n += 28 + XE_ICRC_LEN;
+	xe_frame_seal(f, n);
+	memcpy(before, f, n);
+	EXPECT_FALSE(xe_frame_mark_ce(f, n));
+	EXPECT_EQ(0, memcmp(before, f, n));
+	ASSERT_EQ(1, xe_frame_parse(f, n, &rf));
+	EXPECT_EQ(XE_ECN_NOT_ECT, xe_ip_ecn(rf.ip, rf.ip_len));
+	EXPECT_EQ(48, ip_dscp(&rf));
+}
+
+/* Count the CNPs among the frames s put on the wire; -1 if one is malformed. */
+static int cnps(const struct side *s, uint32_t dest_qpn)
+{
+	static const uint8_t zeros[16];
+	struct xe_roce_frame rf;
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < s->out.n; i++) {
+		if (xe_frame_parse(s->out.frame[i], s->out.len[i], &rf) != 1)
+			return -1;
+		if (rf.bth[0] != XE_OP_CNP)
+			continue;
+		/* BTH: no flags, P_Key, DestQP, PSN 0; 16 zero bytes; the ICRC. */
+		if (rf.len != 28 || rf.bth[1] || rf.bth[2] != 0xff || rf.bth[3] != 0xff ||
+		    rf.bth[4] || (uint32_t)(rf.bth[5] << 16 | rf.bth[6] << 8 | rf.bth[7]) != dest_qpn ||
+		    !xe_all_zero(rf.bth + 8, 4) || memcmp(rf.bth + 12, zeros, 16) ||
+		    xe_ip_ecn(rf.ip, rf.ip_len) != XE_ECN_NOT_ECT || ip_dscp(&rf) != 48)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+/* Mark CE on every frame s put on the wire. */
+static void mark_all(struct side *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->out.n; i++)
+		xe_frame_mark_ce(s->out.frame[i], s->out.len[i]);
+}
+
+/* Both devices on the manual clock of congestion control, at 1 s. */
+static void manual_clocks(struct side *a, struct side *b)
+{
+	a->xe.cc_manual_clock = b->xe.cc_manual_clock = true;
+	a->xe.cc_clock_ns = b->xe.cc_clock_ns = 1000000000;
+}
+
+TEST_F(wire, ce_marked_packets_get_one_cnp_per_interval_and_leave_the_psns_alone)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xe_qp *qb = &b->xe.qp[XE_QPN_SLOT(b->lb.qpn[1])];
+	uint32_t rq_psn = qb->attr.rq_psn;
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+
+	manual_clocks(a, b);
+	a->xe.cc.rp_enable = false;		/* a keeps its pace: b's CNPs are the point */
+	fill(a->xe.mem.base + BUF, 3 * 4096, 9);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 3 * 4096, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	ASSERT_EQ(3, a->out.n);
+	mark_all(a);
+	ASSERT_EQ(3, deliver(a, b));
+	settle(b);
+	/* Three marked packets within 4 us: one CNP to a's QP, and the ACK. */
+	EXPECT_EQ(3, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_NP_CNP_SENT]);
+	EXPECT_EQ(1, cnps(b, a->lb.qpn[0]));
+	EXPECT_EQ(2, b->out.n);
+	/* The CNP took no PSN and changed nothing of the responder. */
+	EXPECT_EQ(rq_psn + 3, qb->attr.rq_psn);
+	EXPECT_EQ(1, qb->resp.msn);
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 3 * 4096));
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RX_DROPPED]);
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RP_CNP_IGNORED]);
+
+	/* 4 us later the next marked packet gets the next CNP. */
+	b->xe.cc_clock_ns += 3999;
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 100, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	mark_all(a);
+	ASSERT_EQ(1, deliver(a, b));
+	settle(b);
+	EXPECT_EQ(0, cnps(b, a->lb.qpn[0]));
+	ASSERT_EQ(0, run(a, b));
+	b->xe.cc_clock_ns += 1;
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	mark_all(a);
+	ASSERT_EQ(1, deliver(a, b));
+	settle(b);
+	EXPECT_EQ(1, cnps(b, a->lb.qpn[0]));
+	EXPECT_EQ(5, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
+	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_NP_CNP_SENT]);
+	/* Unmarked packets get none. */
+	ASSERT_EQ(0, run(a, b));
+	b->xe.cc_clock_ns += 1000000;
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	ASSERT_EQ(1, deliver(a, b));
+	settle(b);
+	EXPECT_EQ(0, cnps(b, a->lb.qpn[0]));
+	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_NP_CNP_SENT]);
+}
+
+TEST_F(wire, a_cnp_cuts_the_senders_rate_once_per_monitor_period)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xe_qp *qa = &a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])];
+	struct xe_qp *qb = &b->xe.qp[XE_QPN_SLOT(b->lb.qpn[1])];
+	uint8_t cnp[XE_FRAME_MAX_OUTER + 28 + XE_ICRC_LEN];
+	size_t n;
+
+	manual_clocks(a, b);
+	EXPECT_EQ(0, qa->rp.rc);			/* not limited */
+	/* b's QP says CE came: its CNP reaches a's QP. */
+	xe_cc_ce_rcv(&b->xe, qb);
+	ASSERT_EQ(1, cnps(b, a->lb.qpn[0]));
+	n = b->out.len[0];
+	memcpy(cnp, b->out.frame[0], n);
+	ASSERT_EQ(1, deliver(b, a));
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+	EXPECT_EQ(XE_CC_LINE_RATE * (2048 - 1023) / 2048, qa->rp.rc);
+	EXPECT_EQ(XE_CC_LINE_RATE, qa->rp.rt);
+	/* The same CNP within 4 us changes nothing; after them it cuts again. */
+	a->xe.cc_clock_ns += 3999;
+	xe_port_receive(&a->xe, cnp, n);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RP_CNP_IGNORED]);
+	EXPECT_EQ(XE_CC_LINE_RATE * (2048 - 1023) / 2048, qa->rp.rc);
+	a->xe.cc_clock_ns += 1;
+	xe_port_receive(&a->xe, cnp, n);
+	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+	EXPECT_GT(XE_CC_LINE_RATE / 2, qa->rp.rc);
+	/* A CNP for no QP is ignored (and not dropped as a packet). */
+	cnp[XE_FRAME_MAX_OUTER - (variant->v6 ? 0 : 20) + 5] ^= 0x80;
+	xe_frame_seal(cnp, n);
+	xe_port_receive(&a->xe, cnp, n);
+	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_RP_CNP_IGNORED]);
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RX_DROPPED]);
+	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+}
+
+TEST_F(wire, a_limited_qps_packets_leave_spaced_by_their_bytes_at_its_rate)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xe_qp *qa = &a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])];
+	struct xrnic_sqe w;
+	struct xrnic_cqe *c;
+	int64_t wait, due;
+	unsigned int i;
+
+	manual_clocks(a, b);
+	ASSERT_TRUE(xe_cc_rp_cnp(&a->xe.cc, &qa->rp, a->xe.cc_clock_ns));
+	ASSERT_NE(0, qa->rp.rc);
+	fill(a->xe.mem.base + BUF, 4 * 4096, 3);
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 4 * 4096, a->lb.key, BUF + 20000, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	for (i = 1; i <= 4; i++) {
+		/* One packet out; the device sleeps until the next may go. */
+		wait = settle(a);
+		ASSERT_EQ(i, a->out.n);
+		due = (int64_t)a->out.len[i - 1] * 8000 / qa->rp.rc;
+		if (i == 4)
+			break;
+		EXPECT_EQ(due, wait);
+		a->xe.cc_clock_ns += due - 1;
+		EXPECT_EQ(1, settle(a));
+		EXPECT_EQ(i, a->out.n);
+		a->xe.cc_clock_ns += 1;
+	}
+	/* Each asked an ACK (the pace is no loss); all arrive whole. */
+	ASSERT_EQ(4, deliver(a, b));
+	settle(b);
+	EXPECT_EQ(4, b->out.n);
+	ASSERT_EQ(0, run(a, b));
+	ASSERT_NE(NULL, c = poll_cq(a));
+	EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 4 * 4096));
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
 }
 
 /*

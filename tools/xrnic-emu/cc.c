@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Congestion control, DCQCN (cc.h): the reaction point's rate state
+ * machine as the DCQCN paper defines it with mlx5's parameters, the
+ * notification point's CNP interval, and the device's hooks: a CE-marked
+ * packet makes its QP send a CNP (wire.c), a CNP cuts its QP's rate
+ * (wire.c), and a limited QP's packets leave at that rate (req.c), the
+ * poll loop waking for the next one.
+ *
+ * The reaction point (RP), per QP, rates in Mb/s:
+ *  - a CNP (at most one every rate_reduce_monitor_period): RT = RC,
+ *    RC = RC * (1 - alpha / 2), no lower than rpg_min_dec_fac % of RC nor
+ *    rpg_min_rate; alpha = (1 - g) * alpha + g; the increase counters start
+ *    again;
+ *  - every dce_tcp_rtt without a CNP: alpha = (1 - g) * alpha;
+ *  - a timer event every rpg_time_reset without a CNP (T counts them), a
+ *    byte-counter event every rpg_byte_reset * 64 bytes sent (BC counts
+ *    them); each raises the rate: while both T and BC are at most
+ *    rpg_threshold, fast recovery (RT stays); while one is, additive
+ *    increase (RT += rpg_ai_rate); once both are past it, hyper increase
+ *    (RT += i * rpg_hai_rate, i = min(T, BC) - rpg_threshold); then
+ *    RC = (RT + RC) / 2, rounded up so that it reaches RT.  A QP whose RC
+ *    reaches the line rate (or rpg_max_rate) is no longer limited.
+ * g is 1 - dce_tcp_g / 1024, alpha a fraction of 1024, as mlx5 keeps them.
+ */
+#include "transport.h"
+#include "frame.h"
+
+#define XE_NS_PER_US		1000
+
+void xe_cc_defaults(struct xe_cc_params *p)
+{
+	/* mlx5's defaults (ConnectX-4 and later), in its units. */
+	*p = (struct xe_cc_params){
+		.np_enable = true,
+		.rp_enable = true,
+		.min_time_between_cnps = 4,
+		.cnp_dscp = 48,
+		.initial_alpha_value = 1023,
+		.dce_tcp_g = 1019,
+		.dce_tcp_rtt = 1,
+		.rate_reduce_monitor_period = 4,
+		.rate_to_set_on_first_cnp = 0,
+		.rpg_min_dec_fac = 50,
+		.rpg_min_rate = 1,
+		.rpg_time_reset = 300,
+		.rpg_byte_reset = 32767,
+		.rpg_threshold = 1,
+		.rpg_max_rate = 0,
+		.rpg_ai_rate = 5,
+		.rpg_hai_rate = 50,
+	};
+}
+
+/* The rate a QP climbs back to: rpg_max_rate, at most the line rate. */
+static uint32_t xe_cc_max_rate(const struct xe_cc_params *p)
+{
+	return p->rpg_max_rate && p->rpg_max_rate < XE_CC_LINE_RATE ? p->rpg_max_rate :
+								      XE_CC_LINE_RATE;
+}
+
+static uint32_t xe_cc_min(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint32_t xe_cc_max(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* alpha decays: (1 - g) * alpha. */
+static uint32_t xe_cc_alpha_decay(const struct xe_cc_params *p, uint32_t alpha)
+{
+	return (uint64_t)alpha * p->dce_tcp_g / XE_CC_ONE;
+}
+
+/* A timer or byte-counter event: the rate goes up as T and BC say. */
+static void xe_cc_increase(const struct xe_cc_params *p, struct xe_cc_rp *rp)
+{
+	uint32_t f = p->rpg_threshold, max = xe_cc_max_rate(p), lo, hi;
+	uint64_t rt = rp->rt;
+
+	/* Without a byte counter the timer alone moves the stages. */
+	lo = p->rpg_byte_reset ? xe_cc_min(rp->t, rp->bc) : rp->t;
+	hi = p->rpg_byte_reset ? xe_cc_max(rp->t, rp->bc) : rp->t;
+	if (hi <= f)
+		;				/* fast recovery: towards RT */
+	else if (lo <= f)
+		rt += p->rpg_ai_rate;		/* additive increase */
+	else
+		rt += (uint64_t)(lo - f) * p->rpg_hai_rate;	/* hyper increase */
+	rp->rt = rt < max ? rt : max;
+	rp->rc = ((uint64_t)rp->rt + rp->rc + 1) / 2;
+	if (rp->rc >= max)
+		*rp = (struct xe_cc_rp){ };	/* back at full speed: not limited */
+}
+
+void xe_cc_rp_advance(const struct xe_cc_params *p, struct xe_cc_rp *rp, int64_t now)
+{
+	int64_t period = (int64_t)p->dce_tcp_rtt * XE_NS_PER_US;
+	int64_t reset = (int64_t)p->rpg_time_reset * XE_NS_PER_US;
+	int64_t n;
+	unsigned int i;
+
+	if (!rp->rc)
+		return;
+	if (period > 0 && now >= rp->alpha_at) {
+		n = (now - rp->alpha_at) / period + 1;
+		rp->alpha_at += n * period;
+		/* alpha is 0 within a few hundred decays: no need to do all n. */
+		while (n-- > 0 && rp->alpha)
+			rp->alpha = xe_cc_alpha_decay(p, rp->alpha);
+	}
+	if (reset <= 0)
+		return;
+	for (i = 0; rp->rc && now >= rp->timer_at; i++) {
+		if (i == XE_CC_CATCHUP_MAX) {
+			rp->timer_at = now + reset;
+			break;
+		}
+		rp->timer_at += reset;
+		rp->t++;
+		xe_cc_increase(p, rp);
+	}
+}
+
+bool xe_cc_rp_cnp(const struct xe_cc_params *p, struct xe_cc_rp *rp, int64_t now)
+{
+	uint64_t rc, floor;
+	bool first;
+
+	xe_cc_rp_advance(p, rp, now);
+	/* A limited QP has been cut: at cut_at. */
+	if (rp->rc && now - rp->cut_at < (int64_t)p->rate_reduce_monitor_period * XE_NS_PER_US)
+		return false;
+	first = !rp->rc;
+	if (first) {
+		/* From full speed, or from the rate mlx5 lets one set for it. */
+		*rp = (struct xe_cc_rp){ .alpha = p->initial_alpha_value, .next_send = now };
+		rp->rc = p->rate_to_set_on_first_cnp ?
+			 xe_cc_min(p->rate_to_set_on_first_cnp, xe_cc_max_rate(p)) :
+			 xe_cc_max_rate(p);
+		rp->rt = rp->rc;
+	}
+	if (!first || !p->rate_to_set_on_first_cnp) {
+		rp->rt = rp->rc;
+		rc = (uint64_t)rp->rc * (2 * XE_CC_ONE - rp->alpha) / (2 * XE_CC_ONE);
+		floor = (uint64_t)rp->rc * p->rpg_min_dec_fac / 100;
+		if (rc < floor)
+			rc = floor;
+		if (rc < p->rpg_min_rate)
+			rc = p->rpg_min_rate;
+		rp->rc = rc ? rc : 1;		/* 0 would mean no limit */
+		rp->alpha = xe_cc_alpha_decay(p, rp->alpha) + (XE_CC_ONE - p->dce_tcp_g);
+	}
+	rp->t = 0;
+	rp->bc = 0;
+	rp->bytes = 0;
+	rp->cut_at = now;
+	rp->timer_at = now + (int64_t)p->rpg_time_reset * XE_NS_PER_US;
+	rp->alpha_at = now + (int64_t)p->dce_tcp_rtt * XE_NS_PER_US;
+	/* A limit of the line rate or above is none. */
+	if (rp->rc >= xe_cc_max_rate(p))
+		*rp = (struct xe_cc_rp){ };
+	return true;
+}
+
+bool xe_cc_rp_may_send(const struct xe_cc_params *p, struct xe_cc_rp *rp, int64_t now,
+		       int64_t *wait)
+{
+	xe_cc_rp_advance(p, rp, now);
+	if (!rp->rc || now >= rp->next_send) {
+		rp->blocked = false;
+		return true;
+	}
+	rp->blocked = true;
+	*wait = rp->next_send - now;
+	return false;
+}
+
+void xe_cc_rp_sent(const struct xe_cc_params *p, struct xe_cc_rp *rp, uint64_t bytes,
+		   int64_t now)
+{
+	uint64_t unit = (uint64_t)p->rpg_byte_reset * 64;
+
+	if (!rp->rc)
+		return;
+	/* bytes * 8 bits at rc Mb/s take bytes * 8000 / rc ns. */
+	rp->next_send = (rp->next_send > now ? rp->next_send : now) +
+			(int64_t)(bytes * 8 * XE_NS_PER_US / rp->rc);
+	if (!unit)
+		return;
+	rp->bytes += bytes;
+	while (rp->rc && rp->bytes >= unit) {
+		rp->bytes -= unit;
+		rp->bc++;
+		xe_cc_increase(p, rp);
+	}
+}
+
+bool xe_cc_np_may_send(const struct xe_cc_params *p, struct xe_cc_np *np, int64_t now)
+{
+	if (np->sent && now - np->last_cnp < (int64_t)p->min_time_between_cnps * XE_NS_PER_US)
+		return false;
+	np->sent = true;
+	np->last_cnp = now;
+	return true;
+}
+
+/*
+ * The device.  The NP answers for RC and UC QPs, whose peer is known; a
+ * UD QP's CE-marked datagrams are counted and get no CNP (mlx5 answers the
+ * DETH's source QP, which takes the reverse path of the frame: not yet).
+ */
+void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp)
+{
+	struct xe_pkt p = { .opcode = XE_OP_CNP, .psn = 0 };
+	struct xe_path path;
+
+	xe->counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]++;
+	if (!xe->cc.np_enable || !qp || (qp->type != XRNIC_QPT_RC && qp->type != XRNIC_QPT_UC) ||
+	    (qp->state != XRNIC_QPS_RTR && qp->state != XRNIC_QPS_RTS))
+		return;
+	if (!xe_cc_np_may_send(&xe->cc, &qp->np, xe_cc_now(xe)))
+		return;
+	/* To the QP that sent it, on the QP's path; DSCP cnp_dscp, not ECN-capable. */
+	p.qpn = qp->attr.dest_qpn;
+	xe_wire_qp_path(xe, qp, &path);
+	path.traffic_class = xe->cc.cnp_dscp << 2;
+	path.not_ect = true;
+	xe->counters[XRNIC_CNT_NP_CNP_SENT]++;
+	xe_wire_send_path(xe, &path, qp->loopback, &p, NULL, 0);
+}
+
+/*
+ * A CNP cuts the rate of an RC or UC QP in RTS (one that sends); any other
+ * CNP, and one within the monitor period of the QP's last cut, is ignored.
+ */
+void xe_cc_cnp_rcv(struct xe_dev *xe, struct xe_qp *qp)
+{
+	if (xe->cc.rp_enable && qp && (qp->type == XRNIC_QPT_RC || qp->type == XRNIC_QPT_UC) &&
+	    qp->state == XRNIC_QPS_RTS && xe_cc_rp_cnp(&xe->cc, &qp->rp, xe_cc_now(xe))) {
+		xe->counters[XRNIC_CNT_RP_CNP_HANDLED]++;
+		return;
+	}
+	xe->counters[XRNIC_CNT_RP_CNP_IGNORED]++;
+}
+
+bool xe_cc_may_send(struct xe_dev *xe, struct xe_qp *qp)
+{
+	int64_t wait;
+
+	return xe_cc_rp_may_send(&xe->cc, &qp->rp, xe_cc_now(xe), &wait);
+}
+
+void xe_cc_sent(struct xe_dev *xe, struct xe_qp *qp, uint64_t bytes)
+{
+	xe_cc_rp_sent(&xe->cc, &qp->rp, bytes, xe_cc_now(xe));
+}
+
+int64_t xe_cc_wait(struct xe_dev *xe, const struct xe_qp *qp)
+{
+	int64_t now;
+
+	if (!qp->rp.rc || !qp->rp.blocked)
+		return -1;
+	now = xe_cc_now(xe);
+	return qp->rp.next_send > now ? qp->rp.next_send - now : 0;
+}
