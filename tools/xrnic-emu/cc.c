@@ -84,11 +84,10 @@ static void xe_cc_increase(const struct xe_cc_params *p, struct xe_cc_rp *rp)
 	/* Without a byte counter the timer alone moves the stages. */
 	lo = p->rpg_byte_reset ? xe_cc_min(rp->t, rp->bc) : rp->t;
 	hi = p->rpg_byte_reset ? xe_cc_max(rp->t, rp->bc) : rp->t;
-	if (hi <= f)
-		;				/* fast recovery: towards RT */
-	else if (lo <= f)
+	/* Fast recovery (both at most f) leaves RT: RC goes half way to it. */
+	if (hi > f && lo <= f)
 		rt += p->rpg_ai_rate;		/* additive increase */
-	else
+	else if (hi > f)
 		rt += (uint64_t)(lo - f) * p->rpg_hai_rate;	/* hyper increase */
 	rp->rt = rt < max ? rt : max;
 	rp->rc = ((uint64_t)rp->rt + rp->rc + 1) / 2;
