@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The switch between the XRNICs of one host: see switch.h. */
 #include <errno.h>
+#include <linux/sockios.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "frame.h"
 #include "switch.h"
 #include "xe.h"
 
@@ -41,6 +44,7 @@ int xe_switch_open(struct xe_switch *sw, const char *name, const uint8_t *mac)
 
 	memset(sw, 0, sizeof(*sw));
 	sw->fd = -1;
+	sw->mark_bytes = XE_SWITCH_MARK_BYTES;
 	if (!*name || strlen(name) > XE_SWITCH_NAME_MAX)
 		return -EINVAL;
 	memcpy(sw->name, name, strlen(name) + 1);
@@ -136,6 +140,30 @@ void xe_switch_empty(struct xe_switch *sw)
 {
 	sw->len = 0;
 	sw->frames = 0;
+}
+
+size_t xe_switch_queued(const struct xe_switch *sw)
+{
+	int n;
+
+	/* An AF_UNIX datagram is the sender's memory until it is read. */
+	if (ioctl(sw->fd, SIOCOUTQ, &n) < 0 || n < 0)
+		return 0;
+	return n;
+}
+
+unsigned int xe_switch_mark_ce(struct xe_switch *sw)
+{
+	unsigned int marked = 0;
+	size_t off = 0, n;
+
+	/* The batch was built by xe_switch_add(): its lengths are good. */
+	while (off < sw->len) {
+		n = sw->batch[off] | (size_t)sw->batch[off + 1] << 8;
+		marked += xe_frame_mark_ce(sw->batch + off + 2, n);
+		off += 2 + n;
+	}
+	return marked;
 }
 
 long xe_switch_recv(struct xe_switch *sw, uint8_t *buf, size_t size)

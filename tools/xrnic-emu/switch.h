@@ -15,6 +15,13 @@
  * and has a switch port; a destination without one (a virtio-net guest's,
  * a broadcast) gets its frames on the tap, one at a time as before, and
  * the switch tries it again after XE_SWITCH_RETRY_NS.
+ *
+ * The switch marks congestion as a DCQCN fabric's switches do (ECN with a
+ * threshold): while more than @mark_bytes of a port's datagrams wait unread
+ * at the ports they went to (the port's own queue in the switch), every
+ * ECN-capable frame of its next datagram leaves marked CE.  The receiving
+ * XRNIC answers with CNPs (cc.c), and the sender slows down before the
+ * queue overflows (-EAGAIN: the datagram is lost).
  */
 #ifndef XE_SWITCH_H
 #define XE_SWITCH_H
@@ -28,6 +35,7 @@
 #define XE_SWITCH_ABSENT	8		/* destinations remembered without a port */
 #define XE_SWITCH_RETRY_NS	1000000000LL
 #define XE_SWITCH_SOCKBUF	(8 << 20)	/* bytes one port may have queued at others */
+#define XE_SWITCH_MARK_BYTES	(1 << 20)	/* queued past this: CE (struct xe_switch) */
 
 struct xe_switch {
 	int fd;				/* this port's socket, or -1: no switch */
@@ -35,6 +43,7 @@ struct xe_switch {
 	uint8_t dst[6];			/* the batch's destination */
 	size_t len;			/* bytes in batch */
 	unsigned int frames;		/* frames in batch */
+	size_t mark_bytes;		/* queued past this, frames leave CE */
 	struct {
 		uint8_t mac[6];
 		int64_t until;		/* no port there before this time (xe_now_ns) */
@@ -64,6 +73,14 @@ void xe_switch_add(struct xe_switch *sw, const uint8_t *frame, size_t len);
  */
 int xe_switch_send(struct xe_switch *sw, int64_t now);
 void xe_switch_empty(struct xe_switch *sw);
+
+/*
+ * Bytes of this port's datagrams that wait unread at other ports (their
+ * memory, as the kernel counts it: a little more than the frames).
+ */
+size_t xe_switch_queued(const struct xe_switch *sw);
+/* Mark every ECN-capable frame of the batch CE; how many were. */
+unsigned int xe_switch_mark_ce(struct xe_switch *sw);
 
 /*
  * Receive one datagram into buf (size bytes, at least XE_SWITCH_BATCH);

@@ -67,6 +67,9 @@ void xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap)
 
 	if (!frames)
 		return;
+	/* This port's queue in the switch is long: congestion marked (DCQCN). */
+	if (xe_switch_queued(&tap->sw) > tap->sw.mark_bytes)
+		xe_switch_mark_ce(&tap->sw);
 	switch (xe_switch_send(&tap->sw, xe_now_ns())) {
 	case -EAGAIN:
 		xe->counters[XRNIC_CNT_WIRE_TX_DROPS] += frames;

@@ -1626,6 +1626,102 @@ TEST_F(switched, frames_between_two_ports_travel_in_one_datagram)
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
 }
 
+/* The ECN field of each good frame of a datagram (struct ecn_seen). */
+struct ecn_seen {
+	int frames, ce;
+};
+
+static void see_ecn(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct ecn_seen *e = ctx;
+	struct xe_roce_frame rf;
+
+	if (xe_frame_parse(frame, len, &rf) != 1)
+		return;
+	e->frames++;
+	e->ce += xe_ip_ecn(rf.ip, rf.ip_len) == XE_ECN_CE;
+}
+
+/*
+ * A port whose datagrams wait unread at their port past the switch's
+ * threshold sends its next ones marked CE (DCQCN's ECN switch); its
+ * peer's CNPs then slow the sending QP down.
+ */
+TEST_F(switched, a_ports_queue_past_the_threshold_marks_ce_and_slows_the_sender)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xe_qp *qa = &a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])];
+	static uint8_t d1[XE_SWITCH_BATCH], d2[XE_SWITCH_BATCH];
+	struct ecn_seen first = { 0 }, second = { 0 };
+	struct xrnic_sqe w;
+	struct good_frames g = { .to = &self->b->xe };
+	long n1, n2;
+	int i;
+
+	self->ta.sw.mark_bytes = 1;	/* one datagram waiting is a queue */
+	fill(a->xe.mem.base + BUF, 60000, 7);
+	for (i = 0; i < 2; i++) {
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+		post_send(a, 0, &w);
+	}
+	for (i = 0; i < 1000 && a->xe.counters[XRNIC_CNT_TX_PACKETS] < 30; i++) {
+		xe_doorbell(&a->xe, 1);
+		xe_dev_poll(&a->xe);
+	}
+	ASSERT_EQ(30, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	xe_tap_flush(&a->xe, &self->ta);
+	EXPECT_LT(0, xe_switch_queued(&self->ta.sw));
+	/* The first datagram left on an empty queue, the second behind it. */
+	n1 = xe_switch_recv(&self->tb.sw, d1, sizeof(d1));
+	n2 = xe_switch_recv(&self->tb.sw, d2, sizeof(d2));
+	ASSERT_LT(0, n1);
+	ASSERT_LT(0, n2);
+	EXPECT_EQ(0, xe_switch_queued(&self->ta.sw));
+	xe_switch_split(d1, n1, see_ecn, &first);
+	xe_switch_split(d2, n2, see_ecn, &second);
+	EXPECT_EQ(30, first.frames + second.frames);
+	EXPECT_LT(0, second.frames);
+	EXPECT_EQ(0, first.ce);
+	EXPECT_EQ(second.frames, second.ce);
+	/* The receiver takes them all, and tells the sender. */
+	xe_switch_split(d1, n1, count_frame, &g);
+	xe_switch_split(d2, n2, count_frame, &g);
+	EXPECT_EQ(30, g.n);
+	EXPECT_EQ(second.ce, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
+	EXPECT_LE(1, b->xe.counters[XRNIC_CNT_NP_CNP_SENT]);
+	EXPECT_EQ(0, run_switched(self));
+	EXPECT_LE(1, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+	EXPECT_NE(0, qa->rp.rc);		/* rate-limited */
+	for (i = 0; i < 2; i++) {
+		struct xrnic_cqe *c = poll_cq(a);
+
+		ASSERT_NE(NULL, c);
+		EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+	}
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF, 60000));
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+}
+
+/* Below the threshold nothing is marked (the default: XE_SWITCH_MARK_BYTES). */
+TEST_F(switched, a_short_queue_marks_nothing)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	int i;
+
+	EXPECT_EQ(XE_SWITCH_MARK_BYTES, self->ta.sw.mark_bytes);
+	fill(a->xe.mem.base + BUF, 60000, 7);
+	for (i = 0; i < 2; i++) {
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+		post_send(a, 0, &w);
+	}
+	EXPECT_EQ(0, run_switched(self));
+	for (i = 0; i < 2; i++)
+		ASSERT_NE(NULL, poll_cq(a));
+	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+}
+
 TEST_F(switched, frames_for_a_mac_without_a_switch_port_go_on_the_tap)
 {
 	struct side *a = self->a, *b = self->b;
