@@ -112,6 +112,11 @@ layer ethernet scripts/xrdma-vm run --vms 3 --virtio-net 3 \
 pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh
 	--add tools/testing/selftests/xrdma/build:/selftests)
 layer roce scripts/xrdma-vm run --vms 2 "${pair[@]}" scripts/tests/roce-guest.sh
+# Incast: three XRNIC guests write into a fourth at once (4 QPs each); the
+# switch marks their queues CE, the receiver sends CNPs, the senders slow
+# down (DCQCN) and every flow completes.
+layer incast scripts/xrdma-vm run --vms 4 --add scripts/tests/rdma-pair.sh:/rdma-pair.sh \
+	scripts/tests/incast-guest.sh
 # The same programs between an XRNIC guest and Linux's rdma_rxe (Debian's
 # kernel and rxe provider) on a virtio-net guest, both ways; the XRNIC's
 # device model captures its wire, and the capture is checked: every RoCE v2

@@ -21,7 +21,10 @@
  * at the ports they went to (the port's own queue in the switch), every
  * ECN-capable frame of its next datagram leaves marked CE.  The receiving
  * XRNIC answers with CNPs (cc.c), and the sender slows down before the
- * queue overflows (-EAGAIN: the datagram is lost).
+ * queue overflows (-EAGAIN: the datagram is lost).  The threshold is past
+ * what one QP keeps unanswered (256 packets, 1 MiB at MTU 4096): one QP
+ * alone is never marked, several sending to a receiver that cannot keep
+ * up are.
  */
 #ifndef XE_SWITCH_H
 #define XE_SWITCH_H
@@ -35,7 +38,7 @@
 #define XE_SWITCH_ABSENT	8		/* destinations remembered without a port */
 #define XE_SWITCH_RETRY_NS	1000000000LL
 #define XE_SWITCH_SOCKBUF	(8 << 20)	/* bytes one port may have queued at others */
-#define XE_SWITCH_MARK_BYTES	(1 << 20)	/* queued past this: CE (struct xe_switch) */
+#define XE_SWITCH_MARK_BYTES	(4 << 20)	/* queued past this: CE (struct xe_switch) */
 
 struct xe_switch {
 	int fd;				/* this port's socket, or -1: no switch */

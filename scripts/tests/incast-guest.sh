@@ -1,0 +1,100 @@
+#!/bin/sh
+# Runs in each guest of `scripts/xrdma-vm run --vms 4` (with
+# scripts/tests/rdma-pair.sh as /rdma-pair.sh): incast.  Guests 1, 2 and 3
+# write 1 MiB messages (perftest ib_write_bw, 4 QPs each) into guest 4 at
+# once, after guest 1 alone has, for the receiver's single-sender rate.
+# The switch marks the senders' queues CE (switch.h: one QP alone never
+# passes its threshold, four may), guest 4's XRNIC answers with
+# CNPs and the senders slow down (DCQCN, xrnic-hw.rst); every flow
+# completes without a transport error.  The rates, their sum and Jain's
+# fairness index are printed, not judged: on this host's two cores they say
+# as much about the scheduler as about the wire.  KTAP.
+. /rdma-pair.sh
+# Each sender: 4 QPs of 50 messages (200 MiB); the receiver's single-sender
+# rate the same.
+QPS=4
+N=50
+RX=4
+modprobe xrnic || { echo "modprobe xrnic failed"; exit 1; }
+DEV=xrnic0
+ip link set eth0 mtu 9000 up && ip addr add "$XRDMA_IP/24" dev eth0 || exit 1
+for i in $(seq 60); do ping -c 1 -W 1 xrdma-vm$RX >/dev/null 2>&1 && break; done
+n=0
+rc=0
+stat() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
+write_bw="ib_write_bw -d $DEV -x 1 -s 1048576 -q $QPS -n $N -F"
+# A flow's MB/s from perftest's report (the "BW average" column).
+rate() { awk '$1 == 1048576 && NF >= 5 { print $4 }' "$1"; }
+
+# client PORT LOG: write to guest 4's server on PORT, again while it does
+# not listen yet.
+client() {
+	for try in $(seq 200); do
+		timeout 300 $write_bw -p "$1" xrdma-vm$RX >"$2" 2>&1
+		st=$?
+		grep -q -i -E "$PAIR_NOT_YET" "$2" || break
+		sleep 0.5
+	done
+	[ $st = 0 ] || sed 's/^/# client: /' "$2"
+	return $st
+}
+
+echo "TAP version 13"
+if [ "$XRDMA_VM_INDEX" = $RX ]; then
+	echo "1..4"
+	timeout 300 $write_bw -p 18515 >/tmp/single.log 2>&1
+	st=$?
+	if [ $st = 0 ]; then
+		say ok incast.one_sender_completes
+	else
+		sed 's/^/# server: /' /tmp/single.log
+		say "not ok" incast.one_sender_completes
+	fi
+	single=$(rate /tmp/single.log)
+	before=$(stat np_cnp_sent)
+	for i in 1 2 3; do
+		timeout 300 $write_bw -p $((18515 + i)) >/tmp/flow$i.log 2>&1 &
+		eval "pid$i=\$!"
+	done
+	st=0
+	for i in 1 2 3; do
+		eval "wait \$pid$i" || { st=1; sed 's/^/# server: /' /tmp/flow$i.log; }
+	done
+	if [ $st = 0 ]; then say ok incast.three_senders_complete
+	else say "not ok" incast.three_senders_complete; fi
+	r1=$(rate /tmp/flow1.log) r2=$(rate /tmp/flow2.log) r3=$(rate /tmp/flow3.log)
+	echo "$single $r1 $r2 $r3" | awk '{
+		s = $2 + $3 + $4; q = $2 * $2 + $3 * $3 + $4 * $4
+		printf "# one sender %.1f MB/s; three: %.1f %.1f %.1f MB/s, sum %.1f (%.2f of one),", $1, $2, $3, $4, s, $1 ? s / $1 : 0
+		printf " Jain'"'"'s fairness index %.3f\n", q ? s * s / (3 * q) : 0 }'
+	echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
+	marked=$(stat np_ecn_marked_roce_packets)
+	cnps=$(($(stat np_cnp_sent) - before))
+	echo "# CE-marked packets received: $marked; CNPs sent to the three: $cnps"
+	if [ "$marked" -gt 0 ]; then say ok incast.the_switch_marks_the_congested_senders_ce
+	else say "not ok" incast.the_switch_marks_the_congested_senders_ce; fi
+	if [ "$cnps" -gt 0 ]; then say ok incast.the_receiver_sends_cnps
+	else say "not ok" incast.the_receiver_sends_cnps; fi
+	exit $rc
+fi
+
+echo "1..$([ "$XRDMA_VM_INDEX" = 1 ] && echo 3 || echo 2)"
+if [ "$XRDMA_VM_INDEX" = 1 ]; then
+	if client 18515 /tmp/single.log; then say ok incast.one_sender_completes
+	else say "not ok" incast.one_sender_completes; fi
+fi
+if client $((18515 + XRDMA_VM_INDEX)) /tmp/flow.log; then
+	say ok incast.sender_completes_among_three
+else
+	say "not ok" incast.sender_completes_among_three
+fi
+echo "# this flow: $(rate /tmp/flow.log) MB/s"
+echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
+# Its CNPs were taken (or this sender never was marked: then the receiver's
+# count says so).  No transport error: perftest would have failed above.
+if [ "$(stat rp_cnp_handled)" -gt 0 ] && [ "$(stat local_ack_timeout_err)" = 0 ]; then
+	say ok incast.the_sender_slows_down_on_cnps
+else
+	say "not ok" incast.the_sender_slows_down_on_cnps
+fi
+exit $rc
