@@ -122,8 +122,10 @@ else
 fi
 
 # expect_clean_after_signal SIG WORD: a run of two guests (with devices)
-# ended by SIG through timeout(1) says WORD and leaves nothing behind: no
-# network namespace, no /dev/shm file, no temporary directory, no process.
+# ended by SIG through timeout(1) (which passes on a signal it gets, as
+# when its time is up: sent as soon as the guests started, 60 s at the
+# most) says WORD and leaves nothing behind: no network namespace, no
+# /dev/shm file, no temporary directory, no process.
 expect_clean_after_signal() {
 	local sig=$1 word=$2 script out t rpid='' i left=''
 	n=$((n + 1))
@@ -139,6 +141,7 @@ expect_clean_after_signal() {
 		grep -q "started 2 guest" "$out" && rpid=$(pgrep -P "$t")
 		sleep 0.2
 	done
+	kill -s "$sig" "$t" 2>/dev/null
 	wait "$t"
 	[ -n "$rpid" ] || left="no runner seen"
 	[ -z "$rpid" ] || {

@@ -193,6 +193,28 @@ static void recv_rtu(struct xr_device *xdev, const struct peer_req *r, const u8 
 	recv(xdev, m);
 }
 
+/* The passive side established: the peer's REQ @r, our REP, its RTU. */
+static struct xr_ibcm *passive_established(struct xr_device *xdev, const struct peer_req *r)
+{
+	struct xr_ibcm *cm = passive_rep_sent(xdev, r);
+
+	recv_rtu(xdev, r, sent(fake.nsent - 1));
+	return cm;
+}
+
+/* A new REQ (another ID) from the QP of the peer's REQ @r; returns its ID. */
+static u32 recv_req_of_the_same_qp(struct xr_device *xdev, const struct peer_req *r)
+{
+	struct peer_req again = *r;
+	u8 m[MAD_SIZE];
+
+	again.local_id = r->local_id + 1;
+	again.tid = peer_tid(again.local_id);
+	peer_req(m, &again);
+	recv(xdev, m);
+	return again.local_id;
+}
+
 /* A test starts with a device of one port and IB CM's IDs chosen. */
 static struct xr_device *start(long *allocations)
 {
@@ -1165,12 +1187,10 @@ TEST_F(cm, a_disconnected_connection_leaves_timewait_after_the_ack_timeout)
 TEST_F(cm, a_passive_connection_leaves_timewait_after_the_reqs_ack_timeout)
 {
 	struct peer_req r = peer_req_default();
-	struct xr_ibcm *cm = passive_rep_sent(self->xdev, &r);
+	struct xr_ibcm *cm = passive_established(self->xdev, &r);
 	u32 id = local_id_of(sent(0));
 	u8 m[MAD_SIZE];
 
-	r.ack_timeout = 18;
-	recv_rtu(self->xdev, &r, sent(0));
 	peer_dreq(m, peer_tid(3), r.local_id, id, 0x789, NULL, 0);
 	recv(self->xdev, m);
 	ASSERT_EQ(2, fake.nevents);
@@ -1224,25 +1244,19 @@ TEST_F(cm, a_dreq_naming_another_qp_is_dropped)
  */
 TEST_F(cm, a_req_from_a_qp_still_connected_is_rejected_stale_and_the_old_one_ends)
 {
-	struct peer_req r = peer_req_default(), again;
-	struct xr_ibcm *cm = passive_rep_sent(self->xdev, &r);
-	u32 id = local_id_of(sent(0));
+	struct peer_req r = peer_req_default();
+	struct xr_ibcm *cm = passive_established(self->xdev, &r);
+	u32 id = local_id_of(sent(0)), new_id;
 	const u8 *rej, *dreq;
-	u8 m[MAD_SIZE];
 
-	recv_rtu(self->xdev, &r, sent(0));
-	again = r;
-	again.local_id = r.local_id + 1;
-	again.tid = peer_tid(again.local_id);
-	peer_req(m, &again);
-	recv(self->xdev, m);
+	new_id = recv_req_of_the_same_qp(self->xdev, &r);
 	EXPECT_EQ(1, fake.nreqs);
 	ASSERT_EQ(3, fake.nsent);
 	rej = sent(1);
 	EXPECT_EQ(ATTR_REJ, attr_of(rej));
-	EXPECT_EQ(again.tid, tid_of(rej));
+	EXPECT_EQ(peer_tid(new_id), tid_of(rej));
 	EXPECT_EQ(0, local_id_of(rej));
-	EXPECT_EQ(again.local_id, get_be(rej, CM(4), 4));
+	EXPECT_EQ(new_id, get_be(rej, CM(4), 4));
 	EXPECT_EQ(0, rej[CM(8)] >> 6);			/* the REQ rejected */
 	EXPECT_EQ(REJ_STALE_CONN, get_be(rej, CM(10), 2));
 	dreq = sent(2);
@@ -1257,19 +1271,14 @@ TEST_F(cm, a_req_from_a_qp_still_connected_is_rejected_stale_and_the_old_one_end
 /* The same QP's REQ once the old connection is in TIMEWAIT: a new connection. */
 TEST_F(cm, a_req_from_a_qp_whose_connection_is_in_timewait_is_taken)
 {
-	struct peer_req r = peer_req_default(), again;
-	struct xr_ibcm *cm = passive_rep_sent(self->xdev, &r);
+	struct peer_req r = peer_req_default();
+	struct xr_ibcm *cm = passive_established(self->xdev, &r);
 	u32 id = local_id_of(sent(0));
 	u8 m[MAD_SIZE];
 
-	recv_rtu(self->xdev, &r, sent(0));
 	peer_dreq(m, peer_tid(3), r.local_id, id, 0x789, NULL, 0);
 	recv(self->xdev, m);
-	again = r;
-	again.local_id = r.local_id + 1;
-	again.tid = peer_tid(again.local_id);
-	peer_req(m, &again);
-	recv(self->xdev, m);
+	recv_req_of_the_same_qp(self->xdev, &r);
 	ASSERT_EQ(2, fake.nreqs);
 	EXPECT_NE(NULL, fake.reqs[1].cm);
 	EXPECT_EQ(2, fake.nsent);		/* the REP, the DREP */

@@ -637,6 +637,25 @@ static void rc_destroy(struct rdma_cm_id *id)
 }
 
 /*
+ * A connection of a new id on @ch to the listener on @lch at @addr, both
+ * ends established: 0, the requester in *@c and the listener's new id in
+ * *@s; or -1.
+ */
+static int rc_established(struct rdma_event_channel *ch, struct rdma_event_channel *lch,
+			  struct sockaddr_in *addr, struct rdma_cm_id **c, struct rdma_cm_id **s)
+{
+	struct ibv_qp_init_attr init = rc_init;
+
+	*c = rc_connect(ch, addr);
+	if (!*c || next_event(lch, 20000, NULL, s) != RDMA_CM_EVENT_CONNECT_REQUEST ||
+	    rdma_create_qp(*s, NULL, &init) || rdma_accept(*s, &rc_param) ||
+	    next_event(ch, 20000, NULL, NULL) != RDMA_CM_EVENT_ESTABLISHED ||
+	    next_event(lch, 20000, NULL, NULL) != RDMA_CM_EVENT_ESTABLISHED)
+		return -1;
+	return 0;
+}
+
+/*
  * rdma_notify(): COMM_EST on the passive side of a connection whose RTU has
  * not come (the active side's librdmacm sends it when its program reads
  * the CONNECT_RESPONSE) establishes it at once, as Linux's cm_establish();
@@ -968,7 +987,6 @@ TEST_F(cm, connect_and_disconnect_cycles_leave_nothing)
 {
 	int i, cycles = getenv("XRDMA_DEBUG_KERNEL") ? CYCLES_DEBUG : CYCLES;
 	struct rdma_event_channel *lch = rdma_create_event_channel();
-	struct ibv_qp_init_attr init = rc_init;
 	struct sockaddr_in addr = self->me;
 	struct rdma_cm_id *l, *c, *s;
 
@@ -976,14 +994,7 @@ TEST_F(cm, connect_and_disconnect_cycles_leave_nothing)
 	l = rc_listen(lch, &addr, 4);
 	ASSERT_NE(NULL, l);
 	for (i = 0; i < cycles; i++) {
-		init = rc_init;		/* rdma_create_qp() wrote its CQs there */
-		c = rc_connect(self->ch, &addr);
-		ASSERT_NE(NULL, c) TH_LOG("cycle %d: %m", i);
-		ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_event(lch, 20000, NULL, &s));
-		ASSERT_EQ(0, rdma_create_qp(s, NULL, &init)) TH_LOG("cycle %d: %m", i);
-		ASSERT_EQ(0, rdma_accept(s, &rc_param)) TH_LOG("cycle %d: %m", i);
-		ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(self->ch, 20000, NULL, NULL));
-		ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(lch, 20000, NULL, NULL));
+		ASSERT_EQ(0, rc_established(self->ch, lch, &addr, &c, &s)) TH_LOG("cycle %d: %m", i);
 		ASSERT_EQ(0, rdma_disconnect(c));
 		ASSERT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(self->ch, 20000, NULL, NULL));
 		ASSERT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(lch, 20000, NULL, NULL));
@@ -1005,20 +1016,13 @@ TEST_F(cm, connect_and_disconnect_cycles_leave_nothing)
 TEST_F(cm, a_disconnected_id_hears_timewait_exit)
 {
 	struct rdma_event_channel *lch = rdma_create_event_channel();
-	struct ibv_qp_init_attr init = rc_init;
 	struct sockaddr_in addr = self->me;
 	struct rdma_cm_id *l, *c, *s;
 
 	ASSERT_NE(NULL, lch);
 	l = rc_listen(lch, &addr, 1);
 	ASSERT_NE(NULL, l);
-	c = rc_connect(self->ch, &addr);
-	ASSERT_NE(NULL, c);
-	ASSERT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, next_event(lch, 20000, NULL, &s));
-	ASSERT_EQ(0, rdma_create_qp(s, NULL, &init));
-	ASSERT_EQ(0, rdma_accept(s, &rc_param));
-	ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(self->ch, 20000, NULL, NULL));
-	ASSERT_EQ(RDMA_CM_EVENT_ESTABLISHED, next_event(lch, 20000, NULL, NULL));
+	ASSERT_EQ(0, rc_established(self->ch, lch, &addr, &c, &s));
 	/* Nothing before the disconnection. */
 	EXPECT_EQ(-1, next_event(self->ch, 1000, NULL, NULL));
 	ASSERT_EQ(0, rdma_disconnect(c));
