@@ -809,7 +809,9 @@ TEST_F(cm, a_full_backlog_leaves_a_request_to_come_again)
 		EXPECT_EQ(0, rdma_destroy_id(req));
 	}
 	for (i = 0; i < 3; i++) {
-		EXPECT_EQ(RDMA_CM_EVENT_REJECTED, next_event(self->ch, 20000, &status, NULL));
+		EXPECT_EQ(RDMA_CM_EVENT_REJECTED, next_event(self->ch, 20000, &status, NULL))
+			TH_LOG("requester %d; REJs sent %ld, received %ld", i,
+			       cm_counter("cm_tx_msgs", "rej"), cm_counter("cm_rx_msgs", "rej"));
 		EXPECT_EQ(28, status);		/* consumer defined */
 		rc_destroy(c[i]);
 	}

@@ -36,7 +36,11 @@ if [ "${XRDMA_VMS:-1}" -ge 2 ]; then
 fi
 for t in $tests; do
 	t0=$(cut -d. -f1 /proc/uptime)
-	"$dir/$t" || rc=1
+	if ! "$dir/$t"; then
+		rc=1
+		# The device's counters, for the diagnosis (a drop, a retransmit).
+		echo "# rdma statistic: $(rdma statistic show link xrnic0/1 2>&1)"
+	fi
 	echo "# $t: $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 done
 [ -e $kmemleak ] || exit $rc
