@@ -28,6 +28,13 @@
  * connection", and a DREQ ends the old one, as Linux's cm_match_req().  A
  * DREQ must name our QP.  LAP is not here.
  *
+ * Unlike Linux, which then sends its DREQ once, a connection its owner
+ * destroys while established (or with its DREQ unanswered) lives on as an
+ * orphan, sending its DREQ again until the DREP or its retries, then
+ * through TIMEWAIT: a peer that lost the one DREQ would otherwise never
+ * hear of the end (rping's server waits for it forever on a lossy wire).
+ * Removing the device ends its orphans at once.
+ *
  * Locking: connections are found by local communication ID in xr_ibcm_ids
  * under its lock, which a reference (kref) outlives.  xr_ibcm.lock protects
  * a connection's state and outstanding message, and is held while its
@@ -257,10 +264,13 @@ enum xr_ibcm_state {
  * @state: enum xr_ibcm_state
  * @msg: the outstanding message (REQ, REP or DREQ), sent again on timeout
  * @retries: sends of it left
+ * @max_retries: sends of each message after the first (the REQ's count)
  * @timeout: between sends, in jiffies
  * @timer: the response timeout, or the end of TIMEWAIT
  * @handler: tells the owner what happened
  * @context: the owner's
+ * @orphan: destroyed by its owner, its DREQ unanswered: it keeps its place
+ *	in xr_ibcm_ids and its references until xr_ibcm_orphan_end()
  */
 struct xr_ibcm {
 	struct kref ref;
@@ -279,10 +289,12 @@ struct xr_ibcm {
 	enum xr_ibcm_state state;
 	u8 msg[XR_MAD_SIZE] __aligned(8);	/* read as a struct xr_mad_hdr */
 	u32 retries;
+	u32 max_retries;
 	unsigned long timeout;
 	struct delayed_work timer;
 	xr_ibcm_handler handler;
 	void *context;
+	bool orphan;
 };
 
 static DEFINE_XARRAY_ALLOC(xr_ibcm_ids);
@@ -490,6 +502,29 @@ static void xr_ibcm_timewait(struct xr_ibcm *cm)
 	mod_delayed_work(system_wq, &cm->timer, msecs_to_jiffies(xr_cm_ms(cm->qp.ack_timeout)));
 }
 
+/*
+ * An orphan ends (its TIMEWAIT over, or its device going): no longer an
+ * orphan, IDLE (nothing arms its timer again).  Return: whether it was one,
+ * and so the caller must give back its references (xr_ibcm_orphan_free()).
+ */
+static bool xr_ibcm_orphan_end(struct xr_ibcm *cm)
+{
+	bool was = cm->orphan;
+
+	lockdep_assert_held(&cm->lock);
+	cm->orphan = false;
+	cm->state = XR_IBCM_IDLE;
+	return was;
+}
+
+/* What its owner held: its place in xr_ibcm_ids, the device, the memory. */
+static void xr_ibcm_orphan_free(struct xr_ibcm *cm)
+{
+	xa_erase(&xr_ibcm_ids, cm->local_id ^ xr_ibcm_id_mask);
+	xr_device_put(cm->xdev);
+	xr_ibcm_put(cm);
+}
+
 static void xr_ibcm_timeout(struct work_struct *work)
 {
 	struct xr_ibcm *cm = container_of(to_delayed_work(work), struct xr_ibcm, timer);
@@ -497,6 +532,11 @@ static void xr_ibcm_timeout(struct work_struct *work)
 	mutex_lock(&cm->lock);
 	switch (cm->state) {
 	case XR_IBCM_TIMEWAIT:
+		if (xr_ibcm_orphan_end(cm)) {
+			mutex_unlock(&cm->lock);
+			xr_ibcm_orphan_free(cm);	/* may free the work's memory */
+			return;
+		}
 		cm->state = XR_IBCM_IDLE;
 		xr_ibcm_event(cm, XR_CM_EVENT_TIMEWAIT_EXIT, 0, NULL, 0);
 		break;
@@ -536,6 +576,7 @@ static struct xr_ibcm *xr_ibcm_active(struct xr_device *xdev, const struct xr_ib
 		return NULL;
 	cm->ah = p->ah;
 	cm->retries = p->max_cm_retries;
+	cm->max_retries = cm->retries;
 	/* Linux's: twice the packet life time plus the peer's response time. */
 	cm->timeout = msecs_to_jiffies(2 * xr_cm_ms(p->packet_life_time) +
 				       xr_cm_ms(p->remote_cm_response_timeout));
@@ -840,6 +881,21 @@ int xr_ibcm_reject(struct xr_ibcm *cm, u16 reason, const void *pdata, u8 len)
 	return ret;
 }
 
+/* An established connection ends: our DREQ, with every retry. */
+static void xr_ibcm_send_dreq(struct xr_ibcm *cm)
+{
+	u8 *m = cm->msg;
+
+	lockdep_assert_held(&cm->lock);
+	xr_cm_hdr(m, XR_CM_DREQ_ATTR, cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id));
+	xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
+	xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
+	xr_cm_set(m, &DREQ_REMOTE_QPN, cm->qp.dest_qpn);
+	cm->state = XR_IBCM_DREQ_SENT;
+	cm->retries = cm->max_retries;
+	xr_ibcm_send_msg(cm);
+}
+
 /**
  * xr_ibcm_disconnect - end an established connection with a DREQ
  * @cm: the connection
@@ -850,21 +906,13 @@ int xr_ibcm_reject(struct xr_ibcm *cm, u16 reason, const void *pdata, u8 len)
  */
 int xr_ibcm_disconnect(struct xr_ibcm *cm)
 {
-	u8 *m = cm->msg;
 	int ret = 0;
 
 	mutex_lock(&cm->lock);
-	if (cm->state != XR_IBCM_ESTABLISHED) {
+	if (cm->state == XR_IBCM_ESTABLISHED)
+		xr_ibcm_send_dreq(cm);
+	else
 		ret = -EINVAL;
-		goto out;
-	}
-	xr_cm_hdr(m, XR_CM_DREQ_ATTR, cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id));
-	xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
-	xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
-	xr_cm_set(m, &DREQ_REMOTE_QPN, cm->qp.dest_qpn);
-	cm->state = XR_IBCM_DREQ_SENT;
-	xr_ibcm_send_msg(cm);
-out:
 	mutex_unlock(&cm->lock);
 	return ret;
 }
@@ -918,27 +966,26 @@ int xr_ibcm_qp_attr(struct xr_ibcm *cm, struct xr_ibcm_qp *qp)
  * @cm: the connection
  *
  * As Linux's ib_cm does, a connection its owner drops ends toward the peer
- * too: an established one with a DREQ, one not yet established with a REJ
- * (sent once; "timeout" for our REQ unanswered, else "consumer defined"),
- * a SIDR_REQ with a SIDR_REP saying "rejected".
+ * too: an established one with a DREQ (sent until answered: it lives on as
+ * an orphan), one not yet established with a REJ (sent once; "timeout" for
+ * our REQ unanswered, else "consumer defined"), a SIDR_REQ with a SIDR_REP
+ * saying "rejected".
  *
  * Context: process context; must not hold what the handler takes.
  */
 void xr_ibcm_destroy(struct xr_ibcm *cm)
 {
-	u8 m[XR_MAD_SIZE];
-
-	xa_erase(&xr_ibcm_ids, cm->local_id ^ xr_ibcm_id_mask);
 	mutex_lock(&cm->lock);
 	cm->handler = NULL;
 	switch (cm->state) {
 	case XR_IBCM_ESTABLISHED:
-		xr_cm_hdr(m, XR_CM_DREQ_ATTR, cpu_to_be64((u64)XR_CM_HI_TID << 32 | cm->local_id));
-		xr_cm_set(m, &LOCAL_COMM_ID, cm->local_id);
-		xr_cm_set(m, &REMOTE_COMM_ID, cm->remote_id);
-		xr_cm_set(m, &DREQ_REMOTE_QPN, cm->qp.dest_qpn);
-		xr_ibcm_send_once(cm, m);
-		break;
+		xr_ibcm_send_dreq(cm);
+		fallthrough;
+	case XR_IBCM_DREQ_SENT:
+		/* The owner's references are the orphan's now. */
+		cm->orphan = true;
+		mutex_unlock(&cm->lock);
+		return;
 	case XR_IBCM_REQ_SENT:
 		/* As Linux: the requester gave up; the peer may not know our ID. */
 		xr_ibcm_send_rej(cm, XR_CM_REJ_TIMEOUT, NULL, 0);
@@ -958,9 +1005,43 @@ void xr_ibcm_destroy(struct xr_ibcm *cm)
 	}
 	cm->state = XR_IBCM_IDLE;
 	mutex_unlock(&cm->lock);
+	/* Messages that found it meanwhile saw it IDLE. */
+	xa_erase(&xr_ibcm_ids, cm->local_id ^ xr_ibcm_id_mask);
 	cancel_delayed_work_sync(&cm->timer);
 	xr_device_put(cm->xdev);
 	xr_ibcm_put(cm);
+}
+
+/**
+ * xr_ibcm_remove_device - end the orphans of a device that goes
+ * @xdev: the device, whose RDMA CM ids are gone (xr_cma_remove_device())
+ *
+ * Context: process context.
+ */
+void xr_ibcm_remove_device(struct xr_device *xdev)
+{
+	struct xr_ibcm *cm;
+	unsigned long index = 0;
+	bool end;
+
+	for (;;) {
+		xa_lock(&xr_ibcm_ids);
+		xa_for_each_start(&xr_ibcm_ids, index, cm, index)
+			if (cm->xdev == xdev && READ_ONCE(cm->orphan) &&
+			    kref_get_unless_zero(&cm->ref))
+				break;
+		xa_unlock(&xr_ibcm_ids);
+		if (!cm)
+			return;
+		mutex_lock(&cm->lock);
+		end = xr_ibcm_orphan_end(cm);
+		mutex_unlock(&cm->lock);
+		if (end) {
+			cancel_delayed_work_sync(&cm->timer);
+			xr_ibcm_orphan_free(cm);
+		}
+		xr_ibcm_put(cm);
+	}
 }
 
 /**
@@ -1051,6 +1132,7 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 		cm->ah.traffic_class = xr_cm_get(req, &REQ_PRIMARY_TRAFFIC_CLASS);
 		cm->ah.flow_label = xr_cm_get(req, &REQ_PRIMARY_FLOW_LABEL);
 		cm->retries = xr_cm_get(req, &REQ_MAX_CM_RETRIES);
+		cm->max_retries = cm->retries;
 		/*
 		 * The peer's response timeout (the REQ's local one: how long
 		 * its sender takes to answer), and a RoCE path's life time

@@ -284,6 +284,7 @@ long xr_ibcm_counter(struct xr_device *xdev, u32 port, u32 group, u32 kind);
 struct xr_ibcm *xr_ibcm_connect(struct xr_device *xdev, const struct xr_ibcm_req *p,
 				xr_ibcm_handler handler, void *context);
 void xr_ibcm_destroy(struct xr_ibcm *cm);
+void xr_ibcm_remove_device(struct xr_device *xdev);
 void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, const u8 *mad);
 int xr_ibcm_accept(struct xr_ibcm *cm, const struct xr_ibcm_rep *p);
 int xr_ibcm_send_rtu(struct xr_ibcm *cm);

@@ -199,8 +199,12 @@ void xr_unregister_device(struct xr_device *xdev)
 	xa_erase(&xr_devices, xdev->index);
 	xdev->registered = false;
 	mutex_unlock(&xr_devices_lock);
-	/* RDMA CM ids let go of it (they hold references), then the rest. */
+	/*
+	 * RDMA CM ids let go of it (they hold references), then the IB CM
+	 * connections they left sending their DREQs, then the rest.
+	 */
 	xr_cma_remove_device(xdev);
+	xr_ibcm_remove_device(xdev);
 	xr_device_put(xdev);
 	wait_for_completion(&xdev->users_done);
 

@@ -154,7 +154,7 @@ static struct xr_ibcm *active_established(struct xr_device *xdev, struct peer_re
 	struct xr_ibcm_req p = our_req();
 	struct xr_ibcm *cm = active(xdev, &p, NULL);
 
-	*rep = recv_rep(xdev, sent(0));
+	*rep = recv_rep(xdev, last_sent());
 	if (xr_ibcm_send_rtu(cm))
 		host_bug("xr_ibcm_send_rtu() failed");
 	return cm;
@@ -228,12 +228,18 @@ static struct xr_device *start(long *allocations)
 }
 
 /*
- * It ends with nothing left: no connection, no timer, no allocation, the
- * device's users back to its registration, no leak.
+ * It ends with nothing left once the timers ran out (what the owners
+ * destroyed while established still sends its DREQ): no connection, no
+ * timer, no allocation, the device's users back to its registration, no
+ * leak.
  */
 static void nothing_left(struct __test_metadata *_metadata, struct xr_device *xdev,
 			 long allocations)
 {
+	int i;
+
+	for (i = 0; i < 100 && host_timers_pending(); i++)
+		host_clock_advance(host_next_timer() - jiffies);
 	EXPECT_EQ(0, xr_ibcm_live());
 	EXPECT_EQ(0, host_timers_pending());
 	EXPECT_EQ(allocations, host_allocations());
@@ -1221,6 +1227,95 @@ TEST_F(cm, destroy_in_timewait_sends_nothing_and_tells_nothing)
 	EXPECT_EQ(3, fake.nsent);
 }
 
+/*
+ * Unlike Linux's (which sends it once): a connection destroyed while
+ * established sends its DREQ again until the DREP, as an orphan that tells
+ * nobody anything, then leaves after TIMEWAIT.
+ */
+TEST_F(cm, destroyed_established_sends_its_dreq_until_the_drep)
+{
+	struct peer_rep r;
+	struct xr_ibcm *cm = active_established(self->xdev, &r);
+	u32 id = local_id_of(sent(0));
+	u8 m[MAD_SIZE];
+
+	xr_ibcm_destroy(cm);
+	ASSERT_EQ(3, fake.nsent);
+	EXPECT_EQ(ATTR_DREQ, attr_of(sent(2)));
+	EXPECT_EQ(1, xr_ibcm_live());
+	host_clock_advance(ACTIVE_TIMEOUT);
+	ASSERT_EQ(4, fake.nsent);
+	EXPECT_EQ(0, memcmp(sent(2), sent(3), MAD_SIZE));
+	EXPECT_EQ(1, counter(self->xdev, XR_CM_TX_RETRIES, ATTR_DREQ));
+	peer_ids_msg(m, ATTR_DREP, tid_of(sent(2)), r.local_id, id);
+	recv(self->xdev, m);
+	EXPECT_EQ(1, xr_ibcm_live());		/* TIMEWAIT */
+	host_clock_advance(MS_17 + 1);
+	EXPECT_EQ(0, xr_ibcm_live());
+	EXPECT_EQ(0, host_timers_pending());
+	EXPECT_EQ(1, fake.nevents);		/* ESTABLISHED only */
+	EXPECT_EQ(4, fake.nsent);
+}
+
+/*
+ * Its DREQ gets every retry of the REQ's count, even when the REQ used
+ * some, then TIMEWAIT; the peer's DREQ meanwhile gets a DREP.
+ */
+TEST_F(cm, destroyed_established_dreq_retries_then_timewait)
+{
+	struct xr_ibcm_req p = our_req();
+	struct xr_ibcm *cm = active(self->xdev, &p, NULL);
+	u32 id = local_id_of(sent(0));
+	struct peer_rep r = peer_rep_default(tid_of(sent(0)), id);
+	u8 m[MAD_SIZE];
+	unsigned int i;
+
+	host_clock_advance(ACTIVE_TIMEOUT);		/* the REQ again */
+	ASSERT_EQ(2, fake.nsent);
+	peer_rep(m, &r);
+	recv(self->xdev, m);
+	ASSERT_EQ(0, xr_ibcm_send_rtu(cm));
+	xr_ibcm_destroy(cm);
+	ASSERT_EQ(4, fake.nsent);
+	peer_dreq(m, peer_tid(9), r.local_id, id, p.qpn, NULL, 0);
+	recv(self->xdev, m);
+	ASSERT_EQ(5, fake.nsent);
+	EXPECT_EQ(ATTR_DREP, attr_of(last_sent()));
+	EXPECT_EQ(1, xr_ibcm_live());
+	host_clock_advance(MS_17 + 1);
+	EXPECT_EQ(0, xr_ibcm_live());
+
+	/* Another, whose DREQ nobody answers: 1 + max_cm_retries sends. */
+	cm = active_established(self->xdev, &r);
+	xr_ibcm_destroy(cm);
+	for (i = 0; i < p.max_cm_retries; i++)
+		host_clock_advance(ACTIVE_TIMEOUT);
+	EXPECT_EQ(p.max_cm_retries, counter(self->xdev, XR_CM_TX_RETRIES, ATTR_DREQ));
+	EXPECT_EQ(1, xr_ibcm_live());
+	host_clock_advance(ACTIVE_TIMEOUT + MS_17 + 1);
+	EXPECT_EQ(0, xr_ibcm_live());
+	EXPECT_EQ(p.max_cm_retries, counter(self->xdev, XR_CM_TX_RETRIES, ATTR_DREQ));
+}
+
+/* A device that goes ends its orphans at once: nothing waits for their timers. */
+TEST_F(cm, removing_the_device_ends_its_orphans)
+{
+	struct peer_rep r;
+	struct xr_ibcm *cm = active_established(self->xdev, &r);
+	struct xr_ibcm *other;
+
+	xr_ibcm_destroy(cm);
+	other = active_established(self->xdev, &r);
+	ASSERT_EQ(0, xr_ibcm_disconnect(other));
+	xr_ibcm_destroy(other);
+	EXPECT_EQ(2, xr_ibcm_live());
+	EXPECT_EQ(3, refcount_read(&self->xdev->users));
+	xr_ibcm_remove_device(self->xdev);
+	EXPECT_EQ(0, xr_ibcm_live());
+	EXPECT_EQ(0, host_timers_pending());
+	EXPECT_EQ(1, refcount_read(&self->xdev->users));
+}
+
 /* As Linux's cm_dreq_handler(): a DREQ that names another QP than ours is dropped. */
 TEST_F(cm, a_dreq_naming_another_qp_is_dropped)
 {
@@ -1655,7 +1750,7 @@ TEST_F(cm, counters_of_ports_that_have_none_read_0)
  * Destroy in every state: what goes to the peer (as Linux's ib_cm: a DREQ
  * for an established connection, a REJ for one not yet established, a
  * SIDR_REP "rejected" for a SIDR_REQ not yet answered, else nothing), no
- * event after it, nothing left.
+ * event after it, nothing left (once a DREQ unanswered ran out of retries).
  */
 enum state {
 	REQ_SENT, REP_RCVD, ESTABLISHED, DREQ_SENT, REJECTED, SIDR_REQ_SENT,
@@ -1674,6 +1769,7 @@ FIXTURE_VARIANT(destroy) {
 	u16 sends;		/* the attribute of what destroy sends, or 0 */
 	u8 byte8;		/* its CM byte 8 (REJ: rejected) or 4 (SIDR_REP: status) */
 	u16 reason;		/* a REJ's */
+	bool orphan;		/* its DREQ unanswered: it lives on */
 };
 
 FIXTURE_VARIANT_ADD(destroy, req_sent) {
@@ -1682,8 +1778,10 @@ FIXTURE_VARIANT_ADD(destroy, req_sent) {
 FIXTURE_VARIANT_ADD(destroy, rep_rcvd) {
 	.state = REP_RCVD, .sends = ATTR_REJ, .byte8 = 1 << 6, .reason = REJ_CONSUMER_DEFINED,
 };
-FIXTURE_VARIANT_ADD(destroy, established) { .state = ESTABLISHED, .sends = ATTR_DREQ };
-FIXTURE_VARIANT_ADD(destroy, dreq_sent) { .state = DREQ_SENT };
+FIXTURE_VARIANT_ADD(destroy, established) {
+	.state = ESTABLISHED, .sends = ATTR_DREQ, .orphan = true,
+};
+FIXTURE_VARIANT_ADD(destroy, dreq_sent) { .state = DREQ_SENT, .orphan = true };
 FIXTURE_VARIANT_ADD(destroy, rejected) { .state = REJECTED };
 FIXTURE_VARIANT_ADD(destroy, sidr_req_sent) { .state = SIDR_REQ_SENT };
 FIXTURE_VARIANT_ADD(destroy, req_rcvd) {
@@ -1693,7 +1791,7 @@ FIXTURE_VARIANT_ADD(destroy, rep_sent) {
 	.state = REP_SENT, .sends = ATTR_REJ, .byte8 = 2 << 6, .reason = REJ_CONSUMER_DEFINED,
 };
 FIXTURE_VARIANT_ADD(destroy, passive_established) {
-	.state = PASSIVE_ESTABLISHED, .sends = ATTR_DREQ,
+	.state = PASSIVE_ESTABLISHED, .sends = ATTR_DREQ, .orphan = true,
 };
 FIXTURE_VARIANT_ADD(destroy, sidr_req_rcvd) {
 	.state = SIDR_REQ_RCVD, .sends = ATTR_SIDR_REP, .byte8 = XR_SIDR_REJECT,
@@ -1770,8 +1868,9 @@ TEST_F(destroy, tells_the_peer_and_leaves_nothing)
 
 	EXPECT_EQ(1, xr_ibcm_live());
 	xr_ibcm_destroy(self->cm);
-	EXPECT_EQ(0, xr_ibcm_live());
-	EXPECT_EQ(0, host_timers_pending());
+	/* One whose DREQ is unanswered lives on to send it again. */
+	EXPECT_EQ(variant->orphan, xr_ibcm_live());
+	EXPECT_EQ(variant->orphan, host_timers_pending());
 	if (!variant->sends) {
 		EXPECT_EQ(self->nsent, fake.nsent);
 	} else {

@@ -222,6 +222,18 @@ static void owners(struct xr_ibcm *cm, u8 flags, unsigned int *reqs, unsigned in
 	}
 }
 
+/* Every timeout to its end: retries are bounded. */
+static void run_timers(void)
+{
+	unsigned int i;
+
+	for (i = 0; host_timers_pending(); i++) {
+		if (i == 10000)
+			host_bug("timers never end");
+		host_clock_advance(host_next_timer() - jiffies);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static const int cma[] = { 0, -ENOENT, -ENOMEM, -EINVAL };
@@ -231,11 +243,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	struct xr_ibcm *cm;
 	u8 flags, m[MAD_SIZE];
 	unsigned long step;
+	bool device_goes;
 
 	if (size < 2)
 		return -1;
 	flags = data[0];
-	step = (unsigned long)data[1] * FUZZ_CLOCK_UNIT;
+	step = (unsigned long)(data[1] & FUZZ_CLOCK_MASK) * FUZZ_CLOCK_UNIT;
+	device_goes = data[1] & FUZZ_DEVICE_GOES;
 	data += 2;
 	size -= 2;
 	host_reset();
@@ -262,18 +276,18 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		host_clock_advance(step);
 		owners(cm, flags, &reqs, &events, lives);
 	}
-	/* Every timeout to its end: retries are bounded. */
-	for (i = 0; host_timers_pending(); i++) {
-		if (i == 10000)
-			host_bug("timers never end");
-		host_clock_advance(host_next_timer() - jiffies);
-	}
+	run_timers();
 	owners(cm, 0, &reqs, &events, lives);
 	if (cm)
 		xr_ibcm_destroy(cm);
 	for (i = 0; i < fake.nreqs; i++)
 		if (fake.reqs[i].cm)
 			xr_ibcm_destroy(fake.reqs[i].cm);
+	/* What the owners left (their DREQs sent again) ends either way. */
+	if (device_goes)
+		xr_ibcm_remove_device(xdev);
+	else
+		run_timers();
 	if (xr_ibcm_live() || host_timers_pending() || host_allocations() ||
 	    refcount_read(&xdev->users) != 1)
 		host_bug("left: %llu connections, %u timers, %ld allocations, %u users",

@@ -4,7 +4,9 @@
  *
  * byte 0: bits 0-2 the scenario (enum fuzz_scenario), then the FUZZ_*
  *	flags below;
- * byte 1: how far the clock moves after each MAD, in units of 64 ms;
+ * byte 1: bits 0-6 how far the clock moves after each MAD, in units of
+ *	64 ms; bit 7 (FUZZ_DEVICE_GOES) the device goes once the owners
+ *	destroyed their connections, else the timers run to their end;
  * then up to FUZZ_MAX_MADS MADs of 256 bytes, the last one zero-padded.
  */
 #ifndef CM_FUZZ_CM_H
@@ -37,6 +39,8 @@ enum fuzz_scenario {
 #define FUZZ_RTU		0x80
 
 #define FUZZ_CLOCK_UNIT		64	/* ms */
+#define FUZZ_CLOCK_MASK		0x7f
+#define FUZZ_DEVICE_GOES	0x80
 #define FUZZ_MAX_MADS		8
 
 #endif

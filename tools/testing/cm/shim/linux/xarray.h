@@ -52,7 +52,8 @@ void *xa_erase(struct xarray *xa, unsigned long index);
 /* The first entry at *@index or after, its index in *@index; or NULL. */
 void *xa_find(struct xarray *xa, unsigned long *index);
 
-#define xa_for_each(xa, index, entry) \
-	for (index = 0; (entry = xa_find(xa, &index)); index++)
+#define xa_for_each_start(xa, index, entry, start) \
+	for (index = start; (entry = xa_find(xa, &index)); index++)
+#define xa_for_each(xa, index, entry) xa_for_each_start(xa, index, entry, 0)
 
 #endif
