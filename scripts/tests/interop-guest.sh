@@ -64,11 +64,11 @@ for server in 1 2; do
 		"rstream -s $PEER -S 1024 -C 100"
 	pair_cm_run "interop.${me}.riostream_${s}_server" $server "riostream -S 1024 -C 100" \
 		"riostream -s $PEER -S 1024 -C 100"
-	pair_cm_run "interop.${me}.ib_write_bw_R_${s}_server" $server "ib_write_bw -R -d $DEV -x 1 -n 100" \
+	pair_cm_listening "interop.${me}.ib_write_bw_R_${s}_server" $server "ib_write_bw -R -d $DEV -x 1 -n 100" \
 		"ib_write_bw -R -d $DEV -x 1 -n 100 $PEER"
-	pair_cm_run "interop.${me}.ib_read_lat_R_${s}_server" $server "ib_read_lat -R -d $DEV -x 1 -n 100" \
+	pair_cm_listening "interop.${me}.ib_read_lat_R_${s}_server" $server "ib_read_lat -R -d $DEV -x 1 -n 100" \
 		"ib_read_lat -R -d $DEV -x 1 -n 100 $PEER"
-	pair_cm_run "interop.${me}.ib_send_bw_R_${s}_server" $server "ib_send_bw -R -d $DEV -x 1 -n 100" \
+	pair_cm_listening "interop.${me}.ib_send_bw_R_${s}_server" $server "ib_send_bw -R -d $DEV -x 1 -n 100" \
 		"ib_send_bw -R -d $DEV -x 1 -n 100 $PEER"
 	pair_cm_run "interop.${me}.fi_pingpong_msg_${s}_server" $server "fi_pingpong -p verbs -e msg -I 100" \
 		"fi_pingpong -p verbs -e msg -I 100 $PEER"

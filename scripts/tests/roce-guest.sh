@@ -80,11 +80,11 @@ pair_cm_served roce.ucx_io_demo_through_the_rdma_cm 1 "UCX_SOCKADDR_TLS_PRIORITY
 	"UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo -q -i 1000 $PEER_IP"
 pair_cm_run roce.rstream_over_rsockets 1 "rstream -S 1024 -C 100" "rstream -s $PEER -S 1024 -C 100"
 pair_cm_run roce.riostream_over_rsockets 1 "riostream -S 1024 -C 100" "riostream -s $PEER -S 1024 -C 100"
-pair_cm_run roce.ib_read_lat_through_the_rdma_cm 1 "ib_read_lat -R -d xrnic0 -x 1 -n 100" \
+pair_cm_listening roce.ib_read_lat_through_the_rdma_cm 1 "ib_read_lat -R -d xrnic0 -x 1 -n 100" \
 	"ib_read_lat -R -d xrnic0 -x 1 -n 100 $PEER"
-pair_cm_run roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 1 -n 100" \
+pair_cm_listening roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 1 -n 100" \
 	"ib_write_bw -R -d xrnic0 -x 1 -n 100 $PEER"
-pair_cm_run roce.ib_send_bw_through_the_rdma_cm 1 "ib_send_bw -R -d xrnic0 -x 1 -n 100" \
+pair_cm_listening roce.ib_send_bw_through_the_rdma_cm 1 "ib_send_bw -R -d xrnic0 -x 1 -n 100" \
 	"ib_send_bw -R -d xrnic0 -x 1 -n 100 $PEER"
 pair_rping_rejected roce.rping_to_a_port_nobody_listens_on_is_rejected
 # A REQ flood from guest 2 (cm_flood forges 2000 REQs to a listener whose

@@ -91,6 +91,7 @@ struct xrnic_ceq {
  * @ready: the QP is up (set once, cleared before it is destroyed)
  * @pdn: its PD
  * @lkey: of the MR over its buffers
+ * @mr_pages: the pages that MR covers
  * @cqn: its CQ (send and receive)
  * @qpn: XRNIC_GSI_QPN
  * @lock: protects @sq_pi and the send slots
@@ -106,6 +107,7 @@ struct xrnic_gsi {
 	bool ready;
 	u32 pdn;
 	u32 lkey;
+	u32 mr_pages;
 	u32 cqn;
 	u32 qpn;
 	spinlock_t lock;	/* protects sq_pi and the send slots */
@@ -114,6 +116,16 @@ struct xrnic_gsi {
 	u32 cq_ci;
 	u32 arm_seq;
 	struct work_struct work;
+};
+
+/**
+ * struct xrnic_cc_file - a debugfs cc_params/ file (xrnic_debugfs.c)
+ * @xn: its device
+ * @param: its congestion control parameter (enum xrnic_cc_param)
+ */
+struct xrnic_cc_file {
+	struct xrnic_dev *xn;
+	u32 param;
 };
 
 /**
@@ -129,6 +141,7 @@ struct xrnic_gsi {
  * @fatal_work: resets a device that stopped answering and tells the core
  *	(outside the admin lock)
  * @debugfs: the device's debugfs directory
+ * @cc_files: what each of its cc_params/ files names
  * @ceqs: completion event queues of vectors 1 .. @num_vectors - 1
  * @cqs: cqn -> struct xr_cq, for events; its lock keeps a CQ alive while
  *	an event is reported on it
@@ -179,6 +192,7 @@ struct xrnic_dev {
 	char irq_name[32];
 	struct work_struct fatal_work;
 	struct dentry *debugfs;
+	struct xrnic_cc_file cc_files[XRNIC_CC_NUM_PARAMS];
 	struct xrnic_ceq ceqs[XRNIC_MAX_VECTORS];
 	struct xarray cqs;
 	struct xarray qps;
@@ -345,6 +359,8 @@ int xrnic_cmd_start_eth(struct xrnic_dev *xn,
 			const struct xrnic_cmd_start_eth *start);
 int xrnic_cmd_stop_eth(struct xrnic_dev *xn);
 int xrnic_cmd_set_gid(struct xrnic_dev *xn, u8 port, u8 index, const u8 *gid);
+int xrnic_cmd_query_cc(struct xrnic_dev *xn, u32 param, u32 *value);
+int xrnic_cmd_set_cc(struct xrnic_dev *xn, u32 param, u32 value);
 
 /* xrnic_eth.c */
 int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu);

@@ -482,6 +482,47 @@ int xrnic_cmd_set_gid(struct xrnic_dev *xn, u8 port, u8 index, const u8 *gid)
 }
 
 /**
+ * xrnic_cmd_query_cc - read a congestion control parameter
+ * @xn: the device
+ * @param: enum xrnic_cc_param
+ * @value: out
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_query_cc(struct xrnic_dev *xn, u32 param, u32 *value)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_QUERY_CC,
+		.cc = { .param = cpu_to_le32(param) },
+	};
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*value = le32_to_cpu(cqe.cc.value);
+	return ret;
+}
+
+/**
+ * xrnic_cmd_set_cc - set a congestion control parameter for every QP
+ * @xn: the device
+ * @param: enum xrnic_cc_param
+ * @value: within the parameter's range
+ *
+ * Return: 0, -EINVAL outside the range, or another negative errno.
+ */
+int xrnic_cmd_set_cc(struct xrnic_dev *xn, u32 param, u32 value)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_SET_CC,
+		.cc = { .param = cpu_to_le32(param), .value = cpu_to_le32(value) },
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
  * xrnic_cmd_start_eth - start the Ethernet function on its rings
  * @xn: the device
  * @start: the rings, their doorbell record and the vector

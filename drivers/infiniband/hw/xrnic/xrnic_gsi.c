@@ -17,28 +17,42 @@
 
 #include "xrnic.h"
 
-#define XRNIC_GSI_DEPTH		16	/* send and receive WQEs */
-#define XRNIC_GSI_CQ_DEPTH	32
+/*
+ * Receive buffers are many (the CM of a busy port, or a flood of REQs, must
+ * not find them all taken while the work item waits to run: Linux's MAD
+ * layer posts 512); sends are few, a MAD at a time from the CM's timers.
+ */
+#define XRNIC_GSI_SQ_DEPTH	16
+#define XRNIC_GSI_RQ_DEPTH	128
+#define XRNIC_GSI_CQ_DEPTH	256	/* a power of two, at least both queues */
 #define XRNIC_GSI_RBUF		512	/* a receive buffer: the GRH, then a MAD */
 #define XRNIC_GSI_SBUF		256	/* a send buffer: a MAD */
 
-/* Where each part lives in the allocation; the buffers last, in the MR. */
+/*
+ * Where each part lives in the allocation, in pages: the rings, the
+ * doorbell records, the MR's page list (one chunk), then the buffers,
+ * which the MR covers.
+ */
+#define XRNIC_GSI_AFTER(at, bytes)	((at) + DIV_ROUND_UP(bytes, PAGE_SIZE))
 #define XRNIC_GSI_SQ		0
-#define XRNIC_GSI_QP_DB		(1 * PAGE_SIZE)
-#define XRNIC_GSI_RQ		(2 * PAGE_SIZE)
-#define XRNIC_GSI_CQ		(3 * PAGE_SIZE)
-#define XRNIC_GSI_CQ_DB		(4 * PAGE_SIZE)
-#define XRNIC_GSI_BUFS		(5 * PAGE_SIZE)
-#define XRNIC_GSI_SBUFS		(XRNIC_GSI_BUFS + XRNIC_GSI_DEPTH * XRNIC_GSI_RBUF)
-#define XRNIC_GSI_BUF_PAGES	3
-#define XRNIC_GSI_SIZE		(XRNIC_GSI_BUFS + XRNIC_GSI_BUF_PAGES * PAGE_SIZE)
+#define XRNIC_GSI_RQ		XRNIC_GSI_AFTER(XRNIC_GSI_SQ, XRNIC_GSI_SQ_DEPTH * XRNIC_SQE_SIZE)
+#define XRNIC_GSI_CQ		XRNIC_GSI_AFTER(XRNIC_GSI_RQ, XRNIC_GSI_RQ_DEPTH * XRNIC_RQE_SIZE)
+#define XRNIC_GSI_QP_DB		XRNIC_GSI_AFTER(XRNIC_GSI_CQ, XRNIC_GSI_CQ_DEPTH * XRNIC_CQE_SIZE)
+#define XRNIC_GSI_CQ_DB		(XRNIC_GSI_QP_DB + 1)
+#define XRNIC_GSI_PBL		(XRNIC_GSI_CQ_DB + 1)
+#define XRNIC_GSI_BUFS		(XRNIC_GSI_PBL + 1)
+#define XRNIC_GSI_BUF_PAGES	(XRNIC_GSI_AFTER(0, XRNIC_GSI_RQ_DEPTH * XRNIC_GSI_RBUF + \
+						 XRNIC_GSI_SQ_DEPTH * XRNIC_GSI_SBUF))
+#define XRNIC_GSI_SIZE		((XRNIC_GSI_BUFS + XRNIC_GSI_BUF_PAGES) * PAGE_SIZE)
+/* Byte offsets of the buffers. */
+#define XRNIC_GSI_RBUF_AT(slot)	(XRNIC_GSI_BUFS * PAGE_SIZE + (slot) * XRNIC_GSI_RBUF)
+#define XRNIC_GSI_SBUF_AT(slot)	(XRNIC_GSI_RBUF_AT(XRNIC_GSI_RQ_DEPTH) + (slot) * XRNIC_GSI_SBUF)
 
-static_assert(XRNIC_GSI_DEPTH * XRNIC_SQE_SIZE <= PAGE_SIZE);
-static_assert(XRNIC_GSI_DEPTH * XRNIC_RQE_SIZE <= PAGE_SIZE);
-static_assert(XRNIC_GSI_CQ_DEPTH * XRNIC_CQE_SIZE <= PAGE_SIZE);
-static_assert(XRNIC_GSI_DEPTH * (XRNIC_GSI_RBUF + XRNIC_GSI_SBUF) <=
-	      XRNIC_GSI_BUF_PAGES * PAGE_SIZE);
-static_assert(XRNIC_GSI_BUF_PAGES <= XRNIC_PBL_INLINE_MAX);
+static_assert(!(XRNIC_GSI_SQ_DEPTH & (XRNIC_GSI_SQ_DEPTH - 1)) &&
+	      !(XRNIC_GSI_RQ_DEPTH & (XRNIC_GSI_RQ_DEPTH - 1)));
+static_assert(XRNIC_GSI_SQ_DEPTH + XRNIC_GSI_RQ_DEPTH <= XRNIC_GSI_CQ_DEPTH);
+static_assert(XRNIC_GSI_BUF_PAGES <= XRNIC_PBL_CHUNK_ENTRIES);
+static_assert(PAGE_SIZE == XRNIC_PBL_CHUNK_SIZE);
 static_assert(XRNIC_GRH_LEN + XR_MAD_SIZE <= XRNIC_GSI_RBUF);
 static_assert(XR_MAD_SIZE <= XRNIC_GSI_SBUF);
 
@@ -54,12 +68,12 @@ static u64 xrnic_gsi_dma(struct xrnic_gsi *g, size_t off)
 
 static struct xrnic_qp_db *xrnic_gsi_qp_db(struct xrnic_gsi *g)
 {
-	return xrnic_gsi_at(g, XRNIC_GSI_QP_DB);
+	return xrnic_gsi_at(g, XRNIC_GSI_QP_DB * PAGE_SIZE);
 }
 
 static struct xrnic_cq_db *xrnic_gsi_cq_db(struct xrnic_gsi *g)
 {
-	return xrnic_gsi_at(g, XRNIC_GSI_CQ_DB);
+	return xrnic_gsi_at(g, XRNIC_GSI_CQ_DB * PAGE_SIZE);
 }
 
 /* Wake the device for new work requests (it may be polling already). */
@@ -71,13 +85,13 @@ static void xrnic_gsi_ring(struct xrnic_dev *xn)
 /* Post receive buffer @slot again. */
 static void xrnic_gsi_post_recv(struct xrnic_gsi *g, u32 slot)
 {
-	struct xrnic_rqe *r = xrnic_gsi_at(g, XRNIC_GSI_RQ +
-					   (g->rq_pi & (XRNIC_GSI_DEPTH - 1)) * XRNIC_RQE_SIZE);
+	struct xrnic_rqe *r = xrnic_gsi_at(g, XRNIC_GSI_RQ * PAGE_SIZE +
+					   (g->rq_pi & (XRNIC_GSI_RQ_DEPTH - 1)) * XRNIC_RQE_SIZE);
 
 	memset(r, 0, sizeof(*r));
 	r->wr_id = cpu_to_le64(slot);
 	r->num_sge = 1;
-	r->sge[0].addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_BUFS + slot * XRNIC_GSI_RBUF));
+	r->sge[0].addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_RBUF_AT(slot)));
 	r->sge[0].length = cpu_to_le32(XRNIC_GSI_RBUF);
 	r->sge[0].lkey = cpu_to_le32(g->lkey);
 	g->rq_pi++;
@@ -101,8 +115,8 @@ static void xrnic_gsi_grh(const u8 *grh, bool ipv4, struct xr_gsi_wc *wc)
 static void xrnic_gsi_recv_done(struct xrnic_dev *xn, const struct xrnic_cqe *c)
 {
 	struct xrnic_gsi *g = &xn->gsi;
-	u32 slot = le64_to_cpu(c->wr_id) & (XRNIC_GSI_DEPTH - 1);
-	u8 *buf = xrnic_gsi_at(g, XRNIC_GSI_BUFS + slot * XRNIC_GSI_RBUF);
+	u32 slot = le64_to_cpu(c->wr_id) & (XRNIC_GSI_RQ_DEPTH - 1);
+	u8 *buf = xrnic_gsi_at(g, XRNIC_GSI_RBUF_AT(slot));
 	u32 len = le32_to_cpu(c->byte_len);
 	struct xr_gsi_wc wc = { .src_qp = le32_to_cpu(c->src_qp) };
 
@@ -119,13 +133,13 @@ static void xrnic_gsi_work(struct work_struct *work)
 {
 	struct xrnic_dev *xn = container_of(work, struct xrnic_dev, gsi.work);
 	struct xrnic_gsi *g = &xn->gsi;
+	void *cq = xrnic_gsi_at(g, XRNIC_GSI_CQ * PAGE_SIZE);
 	struct xrnic_cqe *e, c;
 	bool posted = false;
 	int round;
 
 	for (round = 0; round < 2; round++) {
-		while ((e = xrnic_ring_next(xrnic_gsi_at(g, XRNIC_GSI_CQ), XRNIC_CQE_SIZE,
-					    offsetof(struct xrnic_cqe, flags),
+		while ((e = xrnic_ring_next(cq, XRNIC_CQE_SIZE, offsetof(struct xrnic_cqe, flags),
 					    XRNIC_GSI_CQ_DEPTH, g->cq_ci))) {
 			c = *e;
 			g->cq_ci++;
@@ -186,13 +200,13 @@ int xrnic_gsi_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
 		return -EINVAL;
 	spin_lock(&g->lock);
 	ci = le32_to_cpu(READ_ONCE(xrnic_gsi_qp_db(g)->sq_ci));
-	if (g->sq_pi - ci >= XRNIC_GSI_DEPTH) {
+	if (g->sq_pi - ci >= XRNIC_GSI_SQ_DEPTH) {
 		ret = -EAGAIN;
 		goto out;
 	}
-	slot = g->sq_pi & (XRNIC_GSI_DEPTH - 1);
-	memcpy(xrnic_gsi_at(g, XRNIC_GSI_SBUFS + slot * XRNIC_GSI_SBUF), mad, len);
-	w = xrnic_gsi_at(g, XRNIC_GSI_SQ + slot * XRNIC_SQE_SIZE);
+	slot = g->sq_pi & (XRNIC_GSI_SQ_DEPTH - 1);
+	memcpy(xrnic_gsi_at(g, XRNIC_GSI_SBUF_AT(slot)), mad, len);
+	w = xrnic_gsi_at(g, XRNIC_GSI_SQ * PAGE_SIZE + slot * XRNIC_SQE_SIZE);
 	memset(w, 0, sizeof(*w));
 	w->wr_id = cpu_to_le64(slot);
 	w->opcode = XRNIC_WR_SEND;
@@ -206,7 +220,7 @@ int xrnic_gsi_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
 	w->ud.av.hop_limit = ah->hop_limit;
 	w->ud.av.traffic_class = ah->traffic_class;
 	w->ud.av.flow_label = cpu_to_le32(ah->flow_label & 0xfffff);
-	w->ud.sge[0].addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_SBUFS + slot * XRNIC_GSI_SBUF));
+	w->ud.sge[0].addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_SBUF_AT(slot)));
 	w->ud.sge[0].length = cpu_to_le32(len);
 	w->ud.sge[0].lkey = cpu_to_le32(g->lkey);
 	g->sq_pi++;
@@ -233,24 +247,27 @@ static int xrnic_gsi_modify(struct xrnic_dev *xn, u32 mask, u8 state)
 	return xrnic_cmd_modify_qp(xn, &a);
 }
 
-/* The MR over the buffers: three pages, described inline. */
+/* The MR over the buffers, its page list in the allocation's PBL chunk. */
 static int xrnic_gsi_reg_mr(struct xrnic_dev *xn)
 {
 	struct xrnic_gsi *g = &xn->gsi;
+	__le64 *pbl = xrnic_gsi_at(g, XRNIC_GSI_PBL * PAGE_SIZE);
 	struct xrnic_cmd_reg_mr reg = {
 		.pdn = cpu_to_le32(g->pdn),
 		.access = cpu_to_le32(XRNIC_ACCESS_LOCAL_WRITE),
-		.iova = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_BUFS)),
+		.iova = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_BUFS * PAGE_SIZE)),
 		.length = cpu_to_le64(XRNIC_GSI_BUF_PAGES * PAGE_SIZE),
 		.npages = cpu_to_le32(XRNIC_GSI_BUF_PAGES),
 		.page_shift = PAGE_SHIFT,
-		.pbl_mode = XRNIC_PBL_INLINE,
+		.pbl_mode = XRNIC_PBL_CHAINED,
+		.pbl_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_PBL * PAGE_SIZE)),
 	};
 	u32 rkey;
 	int i;
 
 	for (i = 0; i < XRNIC_GSI_BUF_PAGES; i++)
-		reg.pages[i] = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_BUFS + i * PAGE_SIZE));
+		pbl[i] = cpu_to_le64(xrnic_gsi_dma(g, (XRNIC_GSI_BUFS + i) * PAGE_SIZE));
+	g->mr_pages = XRNIC_GSI_BUF_PAGES;
 	return xrnic_cmd_reg_mr(xn, &reg, &g->lkey, &rkey);
 }
 
@@ -258,20 +275,20 @@ static int xrnic_gsi_create_queues(struct xrnic_dev *xn)
 {
 	struct xrnic_gsi *g = &xn->gsi;
 	struct xrnic_cmd_create_cq cq = {
-		.ring_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_CQ)),
+		.ring_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_CQ * PAGE_SIZE)),
 		.depth = cpu_to_le32(XRNIC_GSI_CQ_DEPTH),
 		.eq_vector = cpu_to_le16(1),
-		.db_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_CQ_DB)),
+		.db_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_CQ_DB * PAGE_SIZE)),
 	};
 	struct xrnic_cmd_create_qp qp = {
-		.sq_depth = cpu_to_le32(XRNIC_GSI_DEPTH),
-		.rq_depth = cpu_to_le32(XRNIC_GSI_DEPTH),
+		.sq_depth = cpu_to_le32(XRNIC_GSI_SQ_DEPTH),
+		.rq_depth = cpu_to_le32(XRNIC_GSI_RQ_DEPTH),
 		.qp_type = XRNIC_QPT_GSI,
 		.max_send_sge = 1,
 		.max_recv_sge = 1,
-		.sq_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_SQ)),
-		.rq_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_RQ)),
-		.db_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_QP_DB)),
+		.sq_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_SQ * PAGE_SIZE)),
+		.rq_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_RQ * PAGE_SIZE)),
+		.db_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_QP_DB * PAGE_SIZE)),
 	};
 	int ret;
 
@@ -331,7 +348,7 @@ int xrnic_gsi_init(struct xrnic_dev *xn)
 	ret = xrnic_gsi_create_queues(xn);
 	if (ret)
 		goto err_dereg_mr;
-	for (i = 0; i < XRNIC_GSI_DEPTH; i++)
+	for (i = 0; i < XRNIC_GSI_RQ_DEPTH; i++)
 		xrnic_gsi_post_recv(g, i);
 	WRITE_ONCE(g->ready, true);
 	/* Arms the CQ. */
