@@ -66,6 +66,8 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_DETACH_MCAST	= 25,
 	XRNIC_ADMIN_ALLOC_MW		= 26,
 	XRNIC_ADMIN_DEALLOC_MW		= 27,
+	XRNIC_ADMIN_QUERY_CC		= 28,
+	XRNIC_ADMIN_SET_CC		= 29,
 };
 
 /* Admin completion status */
@@ -281,6 +283,40 @@ struct xrnic_cmd_mw {
 	__le32	rkey;		/* the answer of ALLOC_MW; DEALLOC_MW: its index */
 	__u8	type;		/* ALLOC_MW: enum xrnic_mw_type */
 	__u8	reserved[47];
+};
+
+/*
+ * Congestion control (DCQCN) parameters, as mlx5 names them and in its
+ * units; the device applies one SET_CC to every QP at once.  QUERY_CC
+ * answers a parameter's value in the same structure; SET_CC of a value
+ * outside the parameter's range (Documentation/xrnic-hw.rst) is BAD_PARAM
+ * and changes nothing.  The enables are 0 or 1.
+ */
+enum xrnic_cc_param {
+	XRNIC_CC_NP_ENABLE			= 0,
+	XRNIC_CC_RP_ENABLE			= 1,
+	XRNIC_CC_NP_MIN_TIME_BETWEEN_CNPS	= 2,	/* us */
+	XRNIC_CC_NP_CNP_DSCP			= 3,
+	XRNIC_CC_RP_INITIAL_ALPHA_VALUE		= 4,	/* of 1024 */
+	XRNIC_CC_RP_DCE_TCP_G			= 5,	/* of 1024 */
+	XRNIC_CC_RP_DCE_TCP_RTT			= 6,	/* us */
+	XRNIC_CC_RP_RATE_REDUCE_MONITOR_PERIOD	= 7,	/* us */
+	XRNIC_CC_RP_RATE_TO_SET_ON_FIRST_CNP	= 8,	/* Mb/s; 0: cut from the line rate */
+	XRNIC_CC_RP_MIN_DEC_FAC			= 9,	/* % */
+	XRNIC_CC_RP_MIN_RATE			= 10,	/* Mb/s */
+	XRNIC_CC_RP_TIME_RESET			= 11,	/* us */
+	XRNIC_CC_RP_BYTE_RESET			= 12,	/* 64 bytes; 0: off */
+	XRNIC_CC_RP_THRESHOLD			= 13,
+	XRNIC_CC_RP_MAX_RATE			= 14,	/* Mb/s; 0: the line rate */
+	XRNIC_CC_RP_AI_RATE			= 15,	/* Mb/s */
+	XRNIC_CC_RP_HAI_RATE			= 16,	/* Mb/s */
+	XRNIC_CC_NUM_PARAMS			= 17,
+};
+
+struct xrnic_cmd_cc {
+	__le32	param;		/* enum xrnic_cc_param */
+	__le32	value;		/* SET_CC; the answer of QUERY_CC */
+	__u8	reserved[48];
 };
 
 /* SRQs a device has: srqn 1 .. XRNIC_MAX_SRQ. */
@@ -520,6 +556,7 @@ struct xrnic_aq_entry {
 		struct xrnic_cmd_srq srq;
 		struct xrnic_cmd_mcast mcast;
 		struct xrnic_cmd_mw mw;
+		struct xrnic_cmd_cc cc;
 	};
 };
 
@@ -586,6 +623,7 @@ struct xrnic_acq_entry {
 		struct xrnic_resp_query_resources resources;
 		struct xrnic_cmd_srq srq;
 		struct xrnic_cmd_mw mw;
+		struct xrnic_cmd_cc cc;
 	};
 };
 
@@ -640,6 +678,7 @@ static_assert(sizeof(struct xrnic_cmd_create_srq) == XRNIC_ADMIN_DATA_SIZE,
 static_assert(sizeof(struct xrnic_cmd_srq) == XRNIC_ADMIN_DATA_SIZE, "srq command size");
 static_assert(sizeof(struct xrnic_cmd_mcast) == XRNIC_ADMIN_DATA_SIZE, "mcast command size");
 static_assert(sizeof(struct xrnic_cmd_mw) == XRNIC_ADMIN_DATA_SIZE, "mw command size");
+static_assert(sizeof(struct xrnic_cmd_cc) == XRNIC_ADMIN_DATA_SIZE, "cc command size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
 static_assert(XRNIC_NUM_COUNTERS * 8 <= XRNIC_PAGE_SIZE, "counters fit a page");

@@ -59,6 +59,8 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_DETACH_MCAST]	= xe_cmd_detach_mcast,
 	[XRNIC_ADMIN_ALLOC_MW]		= xe_cmd_alloc_mw,
 	[XRNIC_ADMIN_DEALLOC_MW]	= xe_cmd_dealloc_mw,
+	[XRNIC_ADMIN_QUERY_CC]		= xe_cmd_query_cc,
+	[XRNIC_ADMIN_SET_CC]		= xe_cmd_set_cc,
 };
 
 static const char *const xe_status_name[] = {

@@ -52,6 +52,47 @@ void xe_cc_defaults(struct xe_cc_params *p)
 	};
 }
 
+/*
+ * Each parameter's place and range, by enum xrnic_cc_param: mlx5's ranges
+ * where NVIDIA documents them (the enables, the DSCP, alpha and g of 1024,
+ * rpg_min_dec_fac 1-100 %, rpg_byte_reset up to 32767, rpg_threshold
+ * 1-31), rates up to the line rate, times up to 131071 us.
+ */
+static const struct xe_cc_range {
+	size_t off;
+	uint32_t min, max;
+} xe_cc_ranges[XRNIC_CC_NUM_PARAMS] = {
+#define XE_CC_RANGE(param, field, lo, hi) \
+	[XRNIC_CC_##param] = { offsetof(struct xe_cc_params, field), lo, hi }
+	XE_CC_RANGE(NP_ENABLE, np_enable, 0, 1),
+	XE_CC_RANGE(RP_ENABLE, rp_enable, 0, 1),
+	XE_CC_RANGE(NP_MIN_TIME_BETWEEN_CNPS, min_time_between_cnps, 0, 131071),
+	XE_CC_RANGE(NP_CNP_DSCP, cnp_dscp, 0, 63),
+	XE_CC_RANGE(RP_INITIAL_ALPHA_VALUE, initial_alpha_value, 0, XE_CC_ONE - 1),
+	XE_CC_RANGE(RP_DCE_TCP_G, dce_tcp_g, 0, XE_CC_ONE - 1),
+	XE_CC_RANGE(RP_DCE_TCP_RTT, dce_tcp_rtt, 1, 131071),
+	XE_CC_RANGE(RP_RATE_REDUCE_MONITOR_PERIOD, rate_reduce_monitor_period, 0, 131071),
+	XE_CC_RANGE(RP_RATE_TO_SET_ON_FIRST_CNP, rate_to_set_on_first_cnp, 0, XE_CC_LINE_RATE),
+	XE_CC_RANGE(RP_MIN_DEC_FAC, rpg_min_dec_fac, 1, 100),
+	XE_CC_RANGE(RP_MIN_RATE, rpg_min_rate, 1, XE_CC_LINE_RATE),
+	XE_CC_RANGE(RP_TIME_RESET, rpg_time_reset, 1, 131071),
+	XE_CC_RANGE(RP_BYTE_RESET, rpg_byte_reset, 0, 32767),
+	XE_CC_RANGE(RP_THRESHOLD, rpg_threshold, 1, 31),
+	XE_CC_RANGE(RP_MAX_RATE, rpg_max_rate, 0, XE_CC_LINE_RATE),
+	XE_CC_RANGE(RP_AI_RATE, rpg_ai_rate, 1, XE_CC_LINE_RATE),
+	XE_CC_RANGE(RP_HAI_RATE, rpg_hai_rate, 1, XE_CC_LINE_RATE),
+#undef XE_CC_RANGE
+};
+
+uint32_t *xe_cc_param(struct xe_cc_params *p, uint32_t param, uint32_t *min, uint32_t *max)
+{
+	if (param >= XRNIC_CC_NUM_PARAMS)
+		return NULL;
+	*min = xe_cc_ranges[param].min;
+	*max = xe_cc_ranges[param].max;
+	return (uint32_t *)((char *)p + xe_cc_ranges[param].off);
+}
+
 /* The rate a QP climbs back to: rpg_max_rate, at most the line rate. */
 static uint32_t xe_cc_max_rate(const struct xe_cc_params *p)
 {
@@ -266,4 +307,53 @@ int64_t xe_cc_wait(struct xe_dev *xe, const struct xe_qp *qp)
 		return -1;
 	now = xe_cc_now(xe);
 	return qp->rp.next_send > now ? qp->rp.next_send - now : 0;
+}
+
+/* QUERY_CC and SET_CC: one parameter, for every QP from now on. */
+static uint32_t *xe_cc_cmd_param(struct xe_dev *xe, const struct xrnic_cmd_cc *c,
+				 uint32_t *min, uint32_t *max, uint8_t *status)
+{
+	uint32_t *v;
+
+	*status = XRNIC_STATUS_OK;
+	if (!xe_all_zero(c->reserved, sizeof(c->reserved))) {
+		*status = xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
+		return NULL;
+	}
+	v = xe_cc_param(&xe->cc, le32toh(c->param), min, max);
+	if (!v)
+		*status = xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "no such parameter");
+	return v;
+}
+
+uint8_t xe_cmd_query_cc(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+			struct xrnic_acq_entry *cpl)
+{
+	uint32_t min, max, *v;
+	uint8_t status;
+
+	if (cmd->cc.value)
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "a value given");
+	v = xe_cc_cmd_param(xe, &cmd->cc, &min, &max, &status);
+	if (!v)
+		return status;
+	cpl->cc.param = cmd->cc.param;
+	cpl->cc.value = htole32(*v);
+	return XRNIC_STATUS_OK;
+}
+
+uint8_t xe_cmd_set_cc(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+		      struct xrnic_acq_entry *cpl)
+{
+	uint32_t min, max, value = le32toh(cmd->cc.value), *v;
+	uint8_t status;
+
+	(void)cpl;
+	v = xe_cc_cmd_param(xe, &cmd->cc, &min, &max, &status);
+	if (!v)
+		return status;
+	if (value < min || value > max)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "value outside the parameter's range");
+	*v = value;
+	return XRNIC_STATUS_OK;
 }

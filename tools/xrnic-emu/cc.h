@@ -38,10 +38,10 @@
  * defaults, mlx5's.  The device applies them to every QP.
  */
 struct xe_cc_params {
-	bool np_enable, rp_enable;
+	uint32_t np_enable, rp_enable;		/* 0 or 1 */
 	/* Notification point */
 	uint32_t min_time_between_cnps;		/* us: per QP */
-	uint8_t cnp_dscp;			/* a CNP's DSCP (its ECN: Not-ECT) */
+	uint32_t cnp_dscp;			/* a CNP's DSCP (its ECN: Not-ECT) */
 	/* Reaction point: alpha */
 	uint32_t initial_alpha_value;		/* of XE_CC_ONE, at a QP's first CNP */
 	uint32_t dce_tcp_g;			/* of XE_CC_ONE: g = 1 - dce_tcp_g / 1024 */
@@ -82,6 +82,12 @@ struct xe_cc_np {
 
 /* mlx5's defaults. */
 void xe_cc_defaults(struct xe_cc_params *p);
+
+/*
+ * Parameter param (enum xrnic_cc_param) of p, or NULL for none; with its
+ * range in *min and *max.
+ */
+uint32_t *xe_cc_param(struct xe_cc_params *p, uint32_t param, uint32_t *min, uint32_t *max);
 
 /*
  * A CNP at now: the rate is cut (true), or it was cut less than

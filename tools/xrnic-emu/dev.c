@@ -98,6 +98,7 @@ static void xe_reset(struct xe_dev *xe)
 	xe->aenq_dropped = 0;
 	xe_set_polling(xe, false);
 	xe_drop_objects(xe);
+	xe_cc_defaults(&xe->cc);
 	for (i = 0; i < ARRAY_SIZE(cleared); i++)
 		xe_reg_write(xe, cleared[i], 0);
 	xe_set_sts(xe, XRNIC_DEV_STS_READY);

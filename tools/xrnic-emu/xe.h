@@ -547,6 +547,9 @@ uint32_t xe_mr_lookup(const struct xe_dev *xe, uint32_t key);
 
 /* mw.c */
 xe_cmd_fn xe_cmd_alloc_mw, xe_cmd_dealloc_mw;
+
+/* cc.c */
+xe_cmd_fn xe_cmd_query_cc, xe_cmd_set_cc;
 void xe_mw_drop_all(struct xe_dev *xe);
 /* Unbind the type 2 windows bound to qp (it is being destroyed). */
 void xe_mw_unbind_qp(struct xe_dev *xe, const struct xe_qp *qp);

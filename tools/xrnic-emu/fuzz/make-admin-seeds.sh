@@ -113,3 +113,12 @@ qp_rtr_mask=$((0x1 | 0x80 | 0x100 | 0x1000 | 0x8000 | 0x20000 | 0x100000))
   cmd 3 1
   cmd 5 2 4 1 4 0 8 0 8 $((600 * 4096)) 4 600 1 12 1 1 2 0 8 0
   cmd 6 3 4 0x100; } >"$out/seed-two-chunks"
+
+# Congestion control: a query, a set at the end of its range, one past it,
+# no such parameter, a query giving a value.
+{ hdr 8 0
+  cmd 28 1 4 3
+  cmd 29 2 4 13 4 31
+  cmd 29 3 4 13 4 32
+  cmd 28 4 4 17
+  cmd 28 5 4 0 4 1; } >"$out/seed-congestion-control"

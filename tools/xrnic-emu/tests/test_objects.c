@@ -1478,4 +1478,111 @@ TEST_F(dev, rejected_object_commands_log_the_reason)
 	EXPECT_EQ(NULL, strstr(self->logbuf, "opcode 3"));
 }
 
+/* Congestion control parameters (QUERY_CC, SET_CC) */
+
+static uint8_t cc_cmd(struct _test_data_dev *self, uint8_t opcode, uint32_t param,
+		      uint32_t value, uint32_t *answer)
+{
+	struct xrnic_cmd_cc c = { .param = htole32(param), .value = htole32(value) };
+	struct xrnic_cmd_cc r = { };
+	uint8_t status = admin(self, opcode, &c, &r);
+
+	if (answer)
+		*answer = le32toh(r.value);
+	return status;
+}
+
+TEST_F(dev, query_cc_answers_mlx5s_defaults)
+{
+	struct xe_cc_params d;
+	uint32_t p, v, min, max;
+
+	start(self);
+	xe_cc_defaults(&d);
+	for (p = 0; p < XRNIC_CC_NUM_PARAMS; p++) {
+		v = 0xdead;
+		EXPECT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_QUERY_CC, p, 0, &v));
+		EXPECT_EQ(*xe_cc_param(&d, p, &min, &max), v) TH_LOG("parameter %u", p);
+		EXPECT_LE(min, v);
+		EXPECT_GE(max, v);
+	}
+	EXPECT_EQ(1, d.np_enable);
+	EXPECT_EQ(48, d.cnp_dscp);
+	EXPECT_EQ(300, d.rpg_time_reset);
+}
+
+TEST_F(dev, set_cc_takes_each_end_of_each_range_and_query_reads_it_back)
+{
+	uint32_t p, v, min, max;
+	struct xe_cc_params d;
+
+	start(self);
+	xe_cc_defaults(&d);
+	for (p = 0; p < XRNIC_CC_NUM_PARAMS; p++) {
+		xe_cc_param(&d, p, &min, &max);
+		ASSERT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_SET_CC, p, max, NULL));
+		EXPECT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_QUERY_CC, p, 0, &v));
+		EXPECT_EQ(max, v);
+		ASSERT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_SET_CC, p, min, NULL));
+		EXPECT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_QUERY_CC, p, 0, &v));
+		EXPECT_EQ(min, v);
+	}
+	/* What the algorithm reads: the device's own parameters. */
+	EXPECT_EQ(0, self->xe.cc.np_enable);
+	EXPECT_EQ(1, self->xe.cc.rpg_time_reset);
+	EXPECT_EQ(1, self->xe.cc.rpg_min_dec_fac);
+}
+
+TEST_F(dev, set_cc_outside_a_range_is_bad_param_and_changes_nothing)
+{
+	uint32_t p, v, min, max, before;
+	struct xe_cc_params d;
+
+	start(self);
+	xe_cc_defaults(&d);
+	for (p = 0; p < XRNIC_CC_NUM_PARAMS; p++) {
+		before = *xe_cc_param(&d, p, &min, &max);
+		EXPECT_EQ(XRNIC_STATUS_BAD_PARAM, cc_cmd(self, XRNIC_ADMIN_SET_CC, p, max + 1, NULL));
+		EXPECT_EQ(XRNIC_STATUS_BAD_PARAM,
+			  cc_cmd(self, XRNIC_ADMIN_SET_CC, p, 0xffffffff, NULL));
+		if (min)
+			EXPECT_EQ(XRNIC_STATUS_BAD_PARAM,
+				  cc_cmd(self, XRNIC_ADMIN_SET_CC, p, min - 1, NULL));
+		EXPECT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_QUERY_CC, p, 0, &v));
+		EXPECT_EQ(before, v) TH_LOG("parameter %u", p);
+	}
+	EXPECT_NE(NULL, strstr(self->logbuf, "value outside the parameter's range"));
+}
+
+TEST_F(dev, a_reset_sets_the_cc_parameters_back_to_their_defaults)
+{
+	uint32_t v;
+
+	start(self);
+	ASSERT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_SET_CC, XRNIC_CC_NP_ENABLE, 0, NULL));
+	ASSERT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_SET_CC, XRNIC_CC_RP_AI_RATE, 9, NULL));
+	start(self);	/* resets the device */
+	EXPECT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_QUERY_CC, XRNIC_CC_NP_ENABLE, 0, &v));
+	EXPECT_EQ(1, v);
+	EXPECT_EQ(XRNIC_STATUS_OK, cc_cmd(self, XRNIC_ADMIN_QUERY_CC, XRNIC_CC_RP_AI_RATE, 0, &v));
+	EXPECT_EQ(5, v);
+}
+
+TEST_F(dev, cc_commands_for_no_parameter_or_with_reserved_bytes_fail)
+{
+	struct xrnic_cmd_cc c = { .param = htole32(XRNIC_CC_RP_AI_RATE), .value = htole32(7) };
+
+	start(self);
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM,
+		  cc_cmd(self, XRNIC_ADMIN_QUERY_CC, XRNIC_CC_NUM_PARAMS, 0, NULL));
+	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM,
+		  cc_cmd(self, XRNIC_ADMIN_SET_CC, 0xffffffff, 1, NULL));
+	EXPECT_NE(NULL, strstr(self->logbuf, "no such parameter"));
+	/* A query gives no value. */
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_QUERY_CC, &c, NULL));
+	c.reserved[47] = 1;
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_SET_CC, &c, NULL));
+	EXPECT_EQ(5, self->xe.cc.rpg_ai_rate);
+}
+
 TEST_HARNESS_MAIN

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The XRNIC comes up through a real PCI probe and shows the identity its
- * device model was started with under /sys/class/infiniband.
+ * device model was started with under /sys/class/infiniband; its
+ * congestion control parameters are read and set in debugfs, as mlx5's.
  *
  * Expects the xrnic module loaded and the VM runner's environment:
  * XRDMA_GUID, XRDMA_FW (the identity given to the device model).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +148,91 @@ TEST(foreign_ivshmem_device_left_alone)
 	EXPECT_EQ(1, claimed);
 	EXPECT_EQ(ivshmem - 1, unclaimed);
 	EXPECT_TRUE(xt_dmesg_contains("no XRNIC signature"));
+}
+
+/* Each congestion control parameter's file, and mlx5's default. */
+static const struct {
+	const char *name;
+	unsigned int dflt;
+} cc_params[] = {
+	{ "np_enable", 1 }, { "rp_enable", 1 },
+	{ "np_min_time_between_cnps", 4 }, { "np_cnp_dscp", 48 },
+	{ "rp_initial_alpha_value", 1023 }, { "rp_dce_tcp_g", 1019 },
+	{ "rp_dce_tcp_rtt", 1 }, { "rp_rate_reduce_monitor_period", 4 },
+	{ "rp_rate_to_set_on_first_cnp", 0 }, { "rp_min_dec_fac", 50 },
+	{ "rp_min_rate", 1 }, { "rp_time_reset", 300 }, { "rp_byte_reset", 32767 },
+	{ "rp_threshold", 1 }, { "rp_max_rate", 0 }, { "rp_ai_rate", 5 },
+	{ "rp_hai_rate", 50 },
+};
+
+/* The path of parameter @name of the one XRNIC, in @path. */
+static int cc_path(const char *name, char *path, size_t size)
+{
+	glob_t g;
+	int ret = -1;
+
+	if (!glob("/sys/kernel/debug/xrnic/*/cc_params", 0, NULL, &g) && g.gl_pathc == 1) {
+		snprintf(path, size, "%s/%s", g.gl_pathv[0], name);
+		ret = 0;
+	}
+	globfree(&g);
+	return ret;
+}
+
+/* Parameter @name's value, or -1. */
+static long cc_read(const char *name)
+{
+	char path[PATH_MAX], buf[32];
+
+	if (cc_path(name, path, sizeof(path)) || xt_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtol(buf, NULL, 0);
+}
+
+/* Write @text to parameter @name: 0 or -errno. */
+static int cc_write(const char *name, const char *text)
+{
+	char path[PATH_MAX];
+
+	if (cc_path(name, path, sizeof(path)))
+		return -ENOENT;
+	return xt_write_file(path, text);
+}
+
+TEST(cc_params_show_mlx5s_defaults)
+{
+	unsigned int i;
+	long v;
+
+	for (i = 0; i < sizeof(cc_params) / sizeof(cc_params[0]); i++) {
+		v = cc_read(cc_params[i].name);
+		EXPECT_EQ(cc_params[i].dflt, v) TH_LOG("parameter %u", i);
+	}
+}
+
+/* A value in range is the device's at once; one outside changes nothing. */
+TEST(cc_params_take_values_in_their_range_only)
+{
+	EXPECT_EQ(0, cc_write("rp_ai_rate", "7"));
+	EXPECT_EQ(7, cc_read("rp_ai_rate"));
+	EXPECT_EQ(0, cc_write("rp_ai_rate", "0x10\n"));
+	EXPECT_EQ(16, cc_read("rp_ai_rate"));
+	EXPECT_EQ(0, cc_write("rp_threshold", "31"));
+	EXPECT_EQ(31, cc_read("rp_threshold"));
+	EXPECT_EQ(-EINVAL, cc_write("rp_threshold", "32"));
+	EXPECT_EQ(-EINVAL, cc_write("rp_threshold", "0"));
+	EXPECT_EQ(31, cc_read("rp_threshold"));
+	EXPECT_EQ(-EINVAL, cc_write("np_enable", "2"));
+	EXPECT_EQ(-EINVAL, cc_write("np_cnp_dscp", "64"));
+	EXPECT_EQ(-EINVAL, cc_write("rp_min_dec_fac", "101"));
+	EXPECT_EQ(-EINVAL, cc_write("rp_ai_rate", "fast"));
+	EXPECT_EQ(-EINVAL, cc_write("rp_ai_rate", "-1"));
+	EXPECT_EQ(-ERANGE, cc_write("rp_ai_rate", "4294967296"));
+	EXPECT_EQ(16, cc_read("rp_ai_rate"));
+	EXPECT_EQ(0, cc_write("rp_ai_rate", "5"));
+	EXPECT_EQ(0, cc_write("rp_threshold", "1"));
+	EXPECT_EQ(5, cc_read("rp_ai_rate"));
+	EXPECT_EQ(1, cc_read("rp_threshold"));
 }
 
 TEST_HARNESS_MAIN
