@@ -114,7 +114,8 @@ pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh
 layer roce scripts/xrdma-vm run --vms 2 "${pair[@]}" scripts/tests/roce-guest.sh
 # Incast: three XRNIC guests write into a fourth at once (4 QPs each); the
 # switch marks their queues CE, the receiver sends CNPs, the senders slow
-# down (DCQCN) and every flow completes.
+# down (DCQCN) and every flow completes; then again with the senders'
+# reaction points off (cc_params/rp_enable 0): CNPs ignored, flows complete.
 layer incast scripts/xrdma-vm run --vms 4 --add scripts/tests/rdma-pair.sh:/rdma-pair.sh \
 	scripts/tests/incast-guest.sh
 # The same programs between an XRNIC guest and Linux's rdma_rxe (Debian's

@@ -6,9 +6,12 @@
 # The switch marks the senders' queues CE (switch.h: one QP alone never
 # passes its threshold, four may), guest 4's XRNIC answers with
 # CNPs and the senders slow down (DCQCN, xrnic-hw.rst); every flow
-# completes without a transport error.  The rates, their sum and Jain's
-# fairness index are printed, not judged: on this host's two cores they say
-# as much about the scheduler as about the wire.  KTAP.
+# completes without a transport error.  Then again with the senders'
+# reaction points turned off (cc_params/rp_enable 0, as mlx5's debugfs):
+# the receiver still sends CNPs, the senders ignore them (rp_cnp_ignored,
+# not rp_cnp_handled), and every flow still completes.  The rates, their
+# sum and Jain's fairness index are printed, not judged: on this host's two
+# cores they say as much about the scheduler as about the wire.  KTAP.
 . /rdma-pair.sh
 # Each sender: 4 QPs of 50 messages (200 MiB); the receiver's single-sender
 # rate the same.
@@ -41,7 +44,7 @@ client() {
 
 echo "TAP version 13"
 if [ "$XRDMA_VM_INDEX" = $RX ]; then
-	echo "1..4"
+	echo "1..6"
 	timeout 300 $write_bw -p 18515 >/tmp/single.log 2>&1
 	st=$?
 	if [ $st = 0 ]; then
@@ -51,22 +54,26 @@ if [ "$XRDMA_VM_INDEX" = $RX ]; then
 		say "not ok" incast.one_sender_completes
 	fi
 	single=$(rate /tmp/single.log)
+	# serve_three PORT NAME WHAT: the three senders' flows on ports
+	# PORT + 1..3 complete (test NAME); their rates printed as WHAT's.
+	serve_three() {
+		for i in 1 2 3; do
+			timeout 300 $write_bw -p $(($1 + i)) >/tmp/flow$i.log 2>&1 &
+			eval "pid$i=\$!"
+		done
+		st=0
+		for i in 1 2 3; do
+			eval "wait \$pid$i" || { st=1; sed 's/^/# server: /' /tmp/flow$i.log; }
+		done
+		if [ $st = 0 ]; then say ok "$2"; else say "not ok" "$2"; fi
+		echo "$single $(rate /tmp/flow1.log) $(rate /tmp/flow2.log) $(rate /tmp/flow3.log)" |
+			awk -v what="$3" '{
+			s = $2 + $3 + $4; q = $2 * $2 + $3 * $3 + $4 * $4
+			printf "# one sender %.1f MB/s; three, %s: %.1f %.1f %.1f MB/s, sum %.1f (%.2f of one),", $1, what, $2, $3, $4, s, $1 ? s / $1 : 0
+			printf " Jain'"'"'s fairness index %.3f\n", q ? s * s / (3 * q) : 0 }'
+	}
 	before=$(stat np_cnp_sent)
-	for i in 1 2 3; do
-		timeout 300 $write_bw -p $((18515 + i)) >/tmp/flow$i.log 2>&1 &
-		eval "pid$i=\$!"
-	done
-	st=0
-	for i in 1 2 3; do
-		eval "wait \$pid$i" || { st=1; sed 's/^/# server: /' /tmp/flow$i.log; }
-	done
-	if [ $st = 0 ]; then say ok incast.three_senders_complete
-	else say "not ok" incast.three_senders_complete; fi
-	r1=$(rate /tmp/flow1.log) r2=$(rate /tmp/flow2.log) r3=$(rate /tmp/flow3.log)
-	echo "$single $r1 $r2 $r3" | awk '{
-		s = $2 + $3 + $4; q = $2 * $2 + $3 * $3 + $4 * $4
-		printf "# one sender %.1f MB/s; three: %.1f %.1f %.1f MB/s, sum %.1f (%.2f of one),", $1, $2, $3, $4, s, $1 ? s / $1 : 0
-		printf " Jain'"'"'s fairness index %.3f\n", q ? s * s / (3 * q) : 0 }'
+	serve_three 18515 incast.three_senders_complete "DCQCN on"
 	echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
 	marked=$(stat np_ecn_marked_roce_packets)
 	cnps=$(($(stat np_cnp_sent) - before))
@@ -75,10 +82,17 @@ if [ "$XRDMA_VM_INDEX" = $RX ]; then
 	else say "not ok" incast.the_switch_marks_the_congested_senders_ce; fi
 	if [ "$cnps" -gt 0 ]; then say ok incast.the_receiver_sends_cnps
 	else say "not ok" incast.the_receiver_sends_cnps; fi
+	before=$(stat np_cnp_sent)
+	serve_three 18518 incast.three_senders_without_reaction_points_complete \
+		"their reaction points off"
+	cnps=$(($(stat np_cnp_sent) - before))
+	echo "# CNPs sent to the three, their reaction points off: $cnps"
+	if [ "$cnps" -gt 0 ]; then say ok incast.the_receiver_sends_cnps_still
+	else say "not ok" incast.the_receiver_sends_cnps_still; fi
 	exit $rc
 fi
 
-echo "1..$([ "$XRDMA_VM_INDEX" = 1 ] && echo 3 || echo 2)"
+echo "1..$([ "$XRDMA_VM_INDEX" = 1 ] && echo 5 || echo 4)"
 if [ "$XRDMA_VM_INDEX" = 1 ]; then
 	if client 18515 /tmp/single.log; then say ok incast.one_sender_completes
 	else say "not ok" incast.one_sender_completes; fi
@@ -96,5 +110,23 @@ if [ "$(stat rp_cnp_handled)" -gt 0 ] && [ "$(stat local_ack_timeout_err)" = 0 ]
 	say ok incast.the_sender_slows_down_on_cnps
 else
 	say "not ok" incast.the_sender_slows_down_on_cnps
+fi
+
+# Again with this sender's reaction point off: its CNPs are ignored.
+for f in /sys/kernel/debug/xrnic/*/cc_params/rp_enable; do
+	echo 0 >"$f" || echo "# rp_enable not set"
+done
+handled=$(stat rp_cnp_handled) ignored=$(stat rp_cnp_ignored)
+if client $((18518 + XRDMA_VM_INDEX)) /tmp/flow.log; then
+	say ok incast.sender_without_its_reaction_point_completes
+else
+	say "not ok" incast.sender_without_its_reaction_point_completes
+fi
+echo "# this flow, its reaction point off: $(rate /tmp/flow.log) MB/s"
+echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
+if [ "$(stat rp_cnp_handled)" = "$handled" ] && [ "$(stat rp_cnp_ignored)" -gt "$ignored" ]; then
+	say ok incast.a_sender_without_its_reaction_point_ignores_cnps
+else
+	say "not ok" incast.a_sender_without_its_reaction_point_ignores_cnps
 fi
 exit $rc
