@@ -25,8 +25,9 @@
  * TIMEWAIT_EXIT once the packets still on the path are dead (the local
  * ACK timeout), and a DREQ again meanwhile gets its DREP again.  A REQ from
  * a QP that still has a connection here is stale: a REJ "stale
- * connection", and a DREQ ends the old one, as Linux's cm_match_req().  A
- * DREQ must name our QP.  LAP is not here.
+ * connection", and a DREQ ends the old one, as Linux's cm_match_req(); a
+ * REP from such a QP likewise (cm_rep_handler()).  A DREQ must name our
+ * QP.  LAP is not here.
  *
  * Unlike Linux, which then sends its DREQ once, a connection its owner
  * destroys while established (or with its DREQ unanswered) lives on as an
@@ -1064,14 +1065,15 @@ void xr_ibcm_set_handler(struct xr_ibcm *cm, xr_ibcm_handler handler, void *cont
 }
 
 /* A REJ of @req, a REQ with no connection here, for @reason. */
-static void xr_ibcm_rej_req(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
-			    const u8 *req, u16 reason)
+static void xr_ibcm_rej_msg(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
+			    const u8 *msg, u8 kind, u16 reason)
 {
 	u8 rej[XR_MAD_SIZE];
 
-	xr_cm_hdr(rej, XR_CM_REJ_ATTR, ((const struct xr_mad_hdr *)req)->tid);
-	xr_cm_set(rej, &REMOTE_COMM_ID, xr_cm_get(req, &LOCAL_COMM_ID));
-	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, XR_CM_MSG_RESPONSE_REQ);
+	xr_cm_hdr(rej, XR_CM_REJ_ATTR, ((const struct xr_mad_hdr *)msg)->tid);
+	xr_cm_set(rej, &LOCAL_COMM_ID, xr_cm_get(msg, &REMOTE_COMM_ID));
+	xr_cm_set(rej, &REMOTE_COMM_ID, xr_cm_get(msg, &LOCAL_COMM_ID));
+	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, kind);
 	xr_cm_set(rej, &REJ_REASON, reason);
 	xr_cm_send(xdev, port, ah, rej);
 }
@@ -1115,7 +1117,7 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 	 */
 	cm = xr_ibcm_find_remote_qpn(xr_cm_get(req, &REQ_LOCAL_QPN), guid);
 	if (cm) {
-		xr_ibcm_rej_req(xdev, port, &ah, req, XR_CM_REJ_STALE_CONN);
+		xr_ibcm_rej_msg(xdev, port, &ah, req, XR_CM_MSG_RESPONSE_REQ, XR_CM_REJ_STALE_CONN);
 		xr_ibcm_disconnect(cm);
 		xr_ibcm_put(cm);
 		return;
@@ -1190,7 +1192,7 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 		if (ret != -ENOENT)
 			reason = XR_CM_REJ_CONSUMER_DEFINED;
 	}
-	xr_ibcm_rej_req(xdev, port, &ah, req, reason);
+	xr_ibcm_rej_msg(xdev, port, &ah, req, XR_CM_MSG_RESPONSE_REQ, reason);
 }
 
 /*
@@ -1388,6 +1390,33 @@ static void xr_ibcm_msg_rcvd(struct xr_ibcm *cm, u16 attr, const u8 *mad)
 	}
 }
 
+/*
+ * A REP, for our REQ, from a QP that still has another connection here
+ * (the peer lost it): as Linux's cm_rep_handler(), a REJ "stale
+ * connection" for the REP and a DREQ ending the old one (when it was
+ * established); our REQ stays sent, its retries go on.  True when so.
+ * Called without locks (the old connection's is taken).
+ */
+static bool xr_ibcm_rep_stale(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc,
+			      struct xr_ibcm *cm, const u8 *rep)
+{
+	struct xr_gsi_ah ah;
+	struct xr_ibcm *old;
+
+	if (READ_ONCE(cm->state) != XR_IBCM_REQ_SENT)
+		return false;
+	old = xr_ibcm_find_remote_qpn(xr_cm_get(rep, &REP_LOCAL_QPN),
+				      xr_cm_get(rep, &REP_LOCAL_CA_GUID));
+	if (!old)
+		return false;
+	if (!xr_mad_reply_ah(xdev, port, wc, &ah))
+		xr_ibcm_rej_msg(xdev, port, &ah, rep, XR_CM_MSG_RESPONSE_REP,
+				XR_CM_REJ_STALE_CONN);
+	xr_ibcm_disconnect(old);
+	xr_ibcm_put(old);
+	return true;
+}
+
 /**
  * xr_ibcm_recv - a CM MAD arrived on a port's GSI QP
  * @xdev: the device
@@ -1434,6 +1463,8 @@ void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, 
 			xr_cm_count(xdev, port, XR_CM_RX_DUPLICATES, attr);
 			xr_ibcm_drep_unknown(xdev, port, wc, mad);
 		}
+	} else if (attr == XR_CM_REP_ATTR && xr_ibcm_rep_stale(xdev, port, wc, cm, mad)) {
+		/* Rejected: a connection of its QP still lives here. */
 	} else {
 		mutex_lock(&cm->lock);
 		xr_ibcm_msg_rcvd(cm, attr, mad);

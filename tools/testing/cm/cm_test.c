@@ -148,6 +148,18 @@ static struct peer_rep recv_rep(struct xr_device *xdev, const u8 *req)
 	return r;
 }
 
+/* The REP of another of the peer's QPs (a second connection), received. */
+static struct peer_rep recv_other_rep(struct xr_device *xdev, const u8 *req)
+{
+	struct peer_rep r = peer_rep_default(tid_of(req), local_id_of(req));
+	u8 m[MAD_SIZE];
+
+	r.qpn++;
+	peer_rep(m, &r);
+	recv(xdev, m);
+	return r;
+}
+
 /* The active side established: REQ, the peer's REP (in *@rep), our RTU. */
 static struct xr_ibcm *active_established(struct xr_device *xdev, struct peer_rep *rep)
 {
@@ -1040,7 +1052,7 @@ TEST_F(cm, active_rej_after_the_rep_reports_rejected)
 	a = active(self->xdev, &p, NULL);
 	e = active(self->xdev, &p, NULL);
 	r = recv_rep(self->xdev, sent(0));
-	recv_rep(self->xdev, sent(1));
+	recv_other_rep(self->xdev, sent(1));
 	ASSERT_EQ(0, xr_ibcm_send_rtu(e));
 	for (i = 0; i < 2; i++) {
 		peer_rej(m, tid_of(sent(i)), r.local_id, local_id_of(sent(i)), 2,
@@ -1300,12 +1312,15 @@ TEST_F(cm, destroyed_established_dreq_retries_then_timewait)
 /* A device that goes ends its orphans at once: nothing waits for their timers. */
 TEST_F(cm, removing_the_device_ends_its_orphans)
 {
+	struct xr_ibcm_req p = our_req();
 	struct peer_rep r;
 	struct xr_ibcm *cm = active_established(self->xdev, &r);
 	struct xr_ibcm *other;
 
 	xr_ibcm_destroy(cm);
-	other = active_established(self->xdev, &r);
+	other = active(self->xdev, &p, NULL);
+	recv_other_rep(self->xdev, last_sent());
+	ASSERT_EQ(0, xr_ibcm_send_rtu(other));
 	ASSERT_EQ(0, xr_ibcm_disconnect(other));
 	xr_ibcm_destroy(other);
 	EXPECT_EQ(2, xr_ibcm_live());
@@ -1361,6 +1376,50 @@ TEST_F(cm, a_req_from_a_qp_still_connected_is_rejected_stale_and_the_old_one_end
 	EXPECT_EQ(r.qpn, get_be(dreq, CM(8), 3));
 	EXPECT_EQ(-EINVAL, xr_ibcm_disconnect(cm));	/* DREQ_SENT */
 	xr_ibcm_destroy(cm);
+}
+
+/*
+ * A REP for our REQ from the peer's QP that still has a connection here:
+ * as Linux's cm_rep_handler(), the REP rejected as stale, the old
+ * connection ended with a DREQ, our REQ still waiting (sent again).
+ */
+TEST_F(cm, a_rep_from_a_qp_still_connected_is_rejected_stale_and_the_old_one_ends)
+{
+	struct xr_ibcm_req p = our_req();
+	struct peer_rep ra, rb;
+	struct xr_ibcm *a = active_established(self->xdev, &ra), *b;
+	u32 a_id = local_id_of(sent(0)), b_id;
+	const u8 *rej, *dreq;
+	u8 m[MAD_SIZE];
+
+	b = active(self->xdev, &p, NULL);
+	ASSERT_EQ(3, fake.nsent);
+	b_id = local_id_of(sent(2));
+	rb = peer_rep_default(tid_of(sent(2)), b_id);
+	rb.local_id = ra.local_id + 1;
+	peer_rep(m, &rb);			/* the same QP as ra's */
+	recv(self->xdev, m);
+	EXPECT_EQ(1, fake.nevents);		/* no CONNECT_RESPONSE for b */
+	ASSERT_EQ(5, fake.nsent);
+	rej = sent(3);
+	EXPECT_EQ(ATTR_REJ, attr_of(rej));
+	EXPECT_EQ(tid_of(sent(2)), tid_of(rej));
+	EXPECT_EQ(b_id, local_id_of(rej));
+	EXPECT_EQ(rb.local_id, get_be(rej, CM(4), 4));
+	EXPECT_EQ(1, rej[CM(8)] >> 6);			/* the REP rejected */
+	EXPECT_EQ(REJ_STALE_CONN, get_be(rej, CM(10), 2));
+	dreq = sent(4);
+	EXPECT_EQ(ATTR_DREQ, attr_of(dreq));
+	EXPECT_EQ(a_id, local_id_of(dreq));
+	EXPECT_EQ(-EINVAL, xr_ibcm_disconnect(a));	/* DREQ_SENT */
+	/* b's REQ goes again after its timeout (with a's DREQ). */
+	host_clock_advance(ACTIVE_TIMEOUT);
+	ASSERT_EQ(7, fake.nsent);
+	EXPECT_EQ(ATTR_REQ, attr_of(sent(5)));
+	EXPECT_EQ(b_id, local_id_of(sent(5)));
+	EXPECT_EQ(ATTR_DREQ, attr_of(sent(6)));
+	xr_ibcm_destroy(b);
+	xr_ibcm_destroy(a);
 }
 
 /* The same QP's REQ once the old connection is in TIMEWAIT: a new connection. */
