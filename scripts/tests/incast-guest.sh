@@ -106,7 +106,11 @@ echo "# this flow: $(rate /tmp/flow.log) MB/s"
 echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
 # Its CNPs were taken (or this sender never was marked: then the receiver's
 # count says so).  No transport error: perftest would have failed above.
-if [ "$(stat rp_cnp_handled)" -gt 0 ] && [ "$(stat local_ack_timeout_err)" = 0 ]; then
+# Losses may still happen before the rates come down (the switch drops a
+# batch for a full port queue, the sender's ACK timer sends again): they
+# are printed, not judged; what must hold is that every flow completes.
+echo "# losses: wire_tx_drops $(stat wire_tx_drops), local_ack_timeout_err $(stat local_ack_timeout_err)"
+if [ "$(stat rp_cnp_handled)" -gt 0 ]; then
 	say ok incast.the_sender_slows_down_on_cnps
 else
 	say "not ok" incast.the_sender_slows_down_on_cnps
