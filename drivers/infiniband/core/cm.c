@@ -1064,7 +1064,10 @@ void xr_ibcm_set_handler(struct xr_ibcm *cm, xr_ibcm_handler handler, void *cont
 	mutex_unlock(&cm->lock);
 }
 
-/* A REJ of @req, a REQ with no connection here, for @reason. */
+/*
+ * A REJ of @msg (a REQ or REP, @kind) that no connection here takes, for
+ * @reason: its IDs swapped, as Linux's cm_issue_rej().
+ */
 static void xr_ibcm_rej_msg(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
 			    const u8 *msg, u8 kind, u16 reason)
 {
