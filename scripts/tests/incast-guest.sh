@@ -97,13 +97,14 @@ if [ "$XRDMA_VM_INDEX" = 1 ]; then
 	if client 18515 /tmp/single.log; then say ok incast.one_sender_completes
 	else say "not ok" incast.one_sender_completes; fi
 fi
-if client $((18515 + XRDMA_VM_INDEX)) /tmp/flow.log; then
-	say ok incast.sender_completes_among_three
-else
-	say "not ok" incast.sender_completes_among_three
-fi
-echo "# this flow: $(rate /tmp/flow.log) MB/s"
-echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
+# send_flow PORT NAME WHAT: this sender's flow to guest 4's PORT completes
+# (test NAME); its rate (as WHAT's) and the device's counters printed.
+send_flow() {
+	if client "$1" /tmp/flow.log; then say ok "$2"; else say "not ok" "$2"; fi
+	echo "# this flow$3: $(rate /tmp/flow.log) MB/s"
+	echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
+}
+send_flow $((18515 + XRDMA_VM_INDEX)) incast.sender_completes_among_three ""
 # Its CNPs were taken (or this sender never was marked: then the receiver's
 # count says so).  No transport error: perftest would have failed above.
 # Losses may still happen before the rates come down (the switch drops a
@@ -121,13 +122,8 @@ for f in /sys/kernel/debug/xrnic/*/cc_params/rp_enable; do
 	echo 0 >"$f" || echo "# rp_enable not set"
 done
 handled=$(stat rp_cnp_handled) ignored=$(stat rp_cnp_ignored)
-if client $((18518 + XRDMA_VM_INDEX)) /tmp/flow.log; then
-	say ok incast.sender_without_its_reaction_point_completes
-else
-	say "not ok" incast.sender_without_its_reaction_point_completes
-fi
-echo "# this flow, its reaction point off: $(rate /tmp/flow.log) MB/s"
-echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
+send_flow $((18518 + XRDMA_VM_INDEX)) incast.sender_without_its_reaction_point_completes \
+	", its reaction point off"
 if [ "$(stat rp_cnp_handled)" = "$handled" ] && [ "$(stat rp_cnp_ignored)" -gt "$ignored" ]; then
 	say ok incast.a_sender_without_its_reaction_point_ignores_cnps
 else
