@@ -447,7 +447,8 @@ struct xr_gsi_wc {
  * @query_port: ask the hardware for the state of port @port (1-based)
  *
  * @alloc_ucontext: a process opened a context (@ufile); fill its driver
- *	answer, and offer its device memory with xr_mmap_insert_io()
+ *	answer, and offer its device memory with xr_mmap_insert_io() and
+ *	its pages with xr_mmap_insert()
  * @alloc_pd: allocate @pd->pdn
  * @dealloc_pd: free it
  * @reg_mr: register @mr->umem; set @mr->lkey and @mr->rkey.  On failure
@@ -640,7 +641,7 @@ int xr_set_netdev(struct xr_device *xdev, u32 port, struct net_device *ndev);
 
 int xr_copy_to_udata(struct xr_udata *udata, const void *src, size_t len);
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
-		   u64 *key);
+		   bool read_only, u64 *key);
 void xr_mmap_remove(struct xr_ufile *ufile, u64 key);
 void xr_umem_release(struct xr_umem *umem);
 void xr_umem_abandon(struct xr_umem *umem);

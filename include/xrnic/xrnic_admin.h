@@ -68,6 +68,7 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_DEALLOC_MW		= 27,
 	XRNIC_ADMIN_QUERY_CC		= 28,
 	XRNIC_ADMIN_SET_CC		= 29,
+	XRNIC_ADMIN_QUERY_CLOCK		= 30,
 };
 
 /* Admin completion status */
@@ -316,6 +317,16 @@ enum xrnic_cc_param {
 struct xrnic_cmd_cc {
 	__le32	param;		/* enum xrnic_cc_param */
 	__le32	value;		/* SET_CC; the answer of QUERY_CC */
+	__u8	reserved[48];
+};
+
+/*
+ * QUERY_CLOCK (no parameters): the device clock that stamps completions
+ * (xrnic_io.h), all 64 bits of it, read while the device executes the
+ * command.
+ */
+struct xrnic_resp_query_clock {
+	__le64	now_ns;
 	__u8	reserved[48];
 };
 
@@ -624,6 +635,7 @@ struct xrnic_acq_entry {
 		struct xrnic_cmd_srq srq;
 		struct xrnic_cmd_mw mw;
 		struct xrnic_cmd_cc cc;
+		struct xrnic_resp_query_clock clock;
 	};
 };
 
@@ -679,6 +691,8 @@ static_assert(sizeof(struct xrnic_cmd_srq) == XRNIC_ADMIN_DATA_SIZE, "srq comman
 static_assert(sizeof(struct xrnic_cmd_mcast) == XRNIC_ADMIN_DATA_SIZE, "mcast command size");
 static_assert(sizeof(struct xrnic_cmd_mw) == XRNIC_ADMIN_DATA_SIZE, "mw command size");
 static_assert(sizeof(struct xrnic_cmd_cc) == XRNIC_ADMIN_DATA_SIZE, "cc command size");
+static_assert(sizeof(struct xrnic_resp_query_clock) == XRNIC_ADMIN_DATA_SIZE,
+	      "query_clock response size");
 static_assert(sizeof(struct xrnic_resp_query_stats) == XRNIC_ADMIN_DATA_SIZE,
 	      "query_stats response size");
 static_assert(XRNIC_NUM_COUNTERS * 8 <= XRNIC_PAGE_SIZE, "counters fit a page");

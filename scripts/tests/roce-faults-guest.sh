@@ -5,7 +5,9 @@
 # drops, duplicates, reorders and corrupts what both devices send.
 # verbs_peer's 100 000 SENDs (16 QPs) arrive exactly once and in order, its
 # WRITE and READ data are checked byte for byte, its FETCH_ADDs from both
-# sides sum exactly; Debian's perftest completes; rping connects through
+# sides sum exactly, its SRQ SENDs arrive once and in order and its UD
+# datagrams (-l) are lost or duplicated, never corrupted; Debian's
+# perftest completes; rping connects through
 # the RDMA CM whose MADs suffer the same; the ICRC check drops the
 # corrupted frames and rdma statistic counts them.  Not ibv_rc_pingpong:
 # its server exits once its own last completion is in, so when the ACK of
@@ -18,7 +20,7 @@ pair_setup
 
 tests() {
 	cat <<'LIST'
-verbs_peer_100000_sends /selftests/verbs_peer -g 1 -q 16 -n 6250 -s 4194304 -a 500
+verbs_peer_100000_sends /selftests/verbs_peer -g 1 -q 16 -n 6250 -s 4194304 -a 500 -l
 ib_write_bw ib_write_bw -x 1 -s 65536 -n 200 -F
 ib_read_bw ib_read_bw -x 1 -s 65536 -n 200 -F
 ib_atomic_bw ib_atomic_bw -x 1 -n 200 -F

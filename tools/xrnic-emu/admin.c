@@ -31,6 +31,16 @@ static uint8_t xe_query_device(struct xe_dev *xe, const struct xrnic_aq_entry *c
 	return XRNIC_STATUS_OK;
 }
 
+/* The clock CQEs carry the low 32 bits of, whole. */
+static uint8_t xe_query_clock(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+			      struct xrnic_acq_entry *cpl)
+{
+	if (!xe_all_zero(cmd->data, sizeof(cmd->data)))
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "parameters given");
+	cpl->clock.now_ns = htole64((uint64_t)xe_now_ns());
+	return XRNIC_STATUS_OK;
+}
+
 static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_QUERY_DEVICE]	= xe_query_device,
 	[XRNIC_ADMIN_QUERY_PORT]	= xe_cmd_query_port,
@@ -61,6 +71,7 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_DEALLOC_MW]	= xe_cmd_dealloc_mw,
 	[XRNIC_ADMIN_QUERY_CC]		= xe_cmd_query_cc,
 	[XRNIC_ADMIN_SET_CC]		= xe_cmd_set_cc,
+	[XRNIC_ADMIN_QUERY_CLOCK]	= xe_query_clock,
 };
 
 static const char *const xe_status_name[] = {

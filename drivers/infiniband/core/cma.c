@@ -24,6 +24,8 @@
 #include <net/inet_sock.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
+#include <net/neighbour.h>
+#include <net/netevent.h>
 #include <net/route.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/rdma_user_cm.h>
@@ -611,6 +613,7 @@ int xr_cm_bind_addr(struct xr_cm_id *id, const struct sockaddr *addr)
  * @dgid: the destination's GID
  * @dmac: the next hop's Ethernet address
  * @hop_limit: of the IP route
+ * @ifindex: the route's net_device (0: a loopback destination)
  */
 struct xr_cma_path {
 	struct xr_device *xdev;
@@ -621,6 +624,7 @@ struct xr_cma_path {
 	u8 dgid[16];
 	u8 dmac[ETH_ALEN];
 	u8 hop_limit;
+	int ifindex;
 };
 
 /*
@@ -712,6 +716,7 @@ static int xr_cma_resolve(struct net *net, const struct sockaddr *src,
 		if (ret)
 			return ret;
 		p->xdev = xr_cma_dev_of_netdev(ndev, &p->port);
+		p->ifindex = ndev->ifindex;
 		dev_put(ndev);
 		if (!p->xdev)
 			return -ENODEV;
@@ -752,6 +757,7 @@ static int xr_cma_addr_resolved(struct xr_cm_id *id, struct xr_cma_path *p)
 	memcpy(id->dgid, p->dgid, 16);
 	ether_addr_copy(id->dmac, p->dmac);
 	id->hop_limit = p->hop_limit;
+	id->ifindex = p->ifindex;
 	return 0;
 }
 
@@ -788,6 +794,7 @@ static void xr_cma_route_work(struct xr_cm_id *id)
 	if (!ret) {
 		id->mtu = attr.active_mtu;
 		id->route_resolved = true;
+		id->neigh_watch = true;
 	}
 	id->state = ret ? XR_CM_ADDR_RESOLVED : XR_CM_ROUTE_RESOLVED;
 	xr_cma_event(id, ret ? XR_CM_EVENT_ROUTE_ERROR : XR_CM_EVENT_ROUTE_RESOLVED, ret);
@@ -1747,6 +1754,97 @@ void xr_cma_remove_device(struct xr_device *xdev)
 	}
 }
 
+/* ------------------------------------------- a neighbour's new MAC */
+
+/**
+ * struct xr_cma_neigh - a neighbour update, from the notifier to the work
+ * @work: on xr_cma_wq
+ * @net: the neighbour's namespace, compared only
+ * @ifindex: its net_device
+ * @addr: its IP address (the port is 0)
+ * @ha: its MAC now
+ */
+struct xr_cma_neigh {
+	struct work_struct work;
+	struct net *net;
+	int ifindex;
+	struct sockaddr_storage addr;
+	u8 ha[ETH_ALEN];
+};
+
+/* Serialises xr_cma_neigh_work(), the only user of xr_cm_id.neigh_node. */
+static DEFINE_MUTEX(xr_cma_neigh_lock);
+
+/* The id's destination is @n's neighbour, which now has another MAC. */
+static bool xr_cma_neigh_moved(const struct xr_cm_id *id, const struct xr_cma_neigh *n)
+{
+	return id->neigh_watch && net_eq(id->net, n->net) && id->ifindex == n->ifindex &&
+	       xr_sa_same_addr((const struct sockaddr *)&id->dst,
+			       (const struct sockaddr *)&n->addr) &&
+	       !ether_addr_equal(id->dmac, n->ha);
+}
+
+/*
+ * Each id whose route went to the neighbour hears UNREACHABLE, -ETIMEDOUT,
+ * whatever its state but DESTROYING and DEVICE_REMOVAL, as from Linux
+ * 6.1's cma_netevent_work_handler(); its owner decides what to do.
+ */
+static void xr_cma_neigh_work(struct work_struct *work)
+{
+	struct xr_cma_neigh *n = container_of(work, struct xr_cma_neigh, work);
+	struct xr_cm_id *id, *next;
+	LIST_HEAD(moved);
+
+	mutex_lock(&xr_cma_neigh_lock);
+	mutex_lock(&xr_cma_lock);
+	list_for_each_entry(id, &xr_cma_ids, list) {
+		if (xr_cma_neigh_moved(id, n)) {
+			kref_get(&id->ref);
+			list_add_tail(&id->neigh_node, &moved);
+		}
+	}
+	mutex_unlock(&xr_cma_lock);
+	list_for_each_entry_safe(id, next, &moved, neigh_node) {
+		mutex_lock(&id->lock);
+		if (id->state != XR_CM_DEVICE_REMOVAL)
+			xr_cma_event(id, XR_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
+		mutex_unlock(&id->lock);
+		list_del(&id->neigh_node);
+		xr_cma_put(id);
+	}
+	mutex_unlock(&xr_cma_neigh_lock);
+	kfree(n);
+}
+
+/* A neighbour changed (atomic context): the ids are looked at in a work. */
+static int xr_cma_netevent(struct notifier_block *nb, unsigned long event, void *ctx)
+{
+	struct neighbour *neigh = ctx;
+	struct xr_cma_neigh *n;
+
+	if (event != NETEVENT_NEIGH_UPDATE || neigh->dev->addr_len != ETH_ALEN ||
+	    (neigh->tbl->family != AF_INET && neigh->tbl->family != AF_INET6))
+		return NOTIFY_DONE;
+	n = kzalloc(sizeof(*n), GFP_ATOMIC);
+	if (!n)
+		return NOTIFY_DONE;
+	INIT_WORK(&n->work, xr_cma_neigh_work);
+	n->net = dev_net(neigh->dev);
+	n->ifindex = neigh->dev->ifindex;
+	n->addr.ss_family = neigh->tbl->family;
+	if (neigh->tbl->family == AF_INET)
+		memcpy(&((struct sockaddr_in *)&n->addr)->sin_addr, neigh->primary_key, 4);
+	else
+		memcpy(&((struct sockaddr_in6 *)&n->addr)->sin6_addr, neigh->primary_key, 16);
+	neigh_ha_snapshot(n->ha, neigh, neigh->dev);
+	queue_work(xr_cma_wq, &n->work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block xr_cma_netevent_nb = {
+	.notifier_call = xr_cma_netevent,
+};
+
 /**
  * xr_cma_init - start the RDMA CM
  *
@@ -1756,7 +1854,10 @@ int xr_cma_init(void)
 {
 	/* Unbound: one id waiting for a neighbour holds up no other. */
 	xr_cma_wq = alloc_workqueue("xrdma_cm", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
-	return xr_cma_wq ? 0 : -ENOMEM;
+	if (!xr_cma_wq)
+		return -ENOMEM;
+	register_netevent_notifier(&xr_cma_netevent_nb);
+	return 0;
 }
 
 /**
@@ -1764,5 +1865,6 @@ int xr_cma_init(void)
  */
 void xr_cma_exit(void)
 {
+	unregister_netevent_notifier(&xr_cma_netevent_nb);
 	destroy_workqueue(xr_cma_wq);
 }

@@ -165,6 +165,12 @@ typedef int (*xr_cm_handler)(struct xr_cm_id *id, const struct xr_cm_event *ev);
  * @hop_limit: of the route
  * @mtu: the path MTU (IB code), once the route is resolved
  * @route_resolved: the route is known (one path)
+ * @ifindex: the net_device the address resolved through (0: loopback)
+ * @neigh_watch: a route was resolved here (the active side): a new MAC of
+ *	the destination's neighbour makes the id UNREACHABLE, as Linux's
+ *	cma_netevent_callback() does
+ * @neigh_node: in xr_cma_neigh_work()'s list while it tells the id (under
+ *	xr_cma_neigh_lock)
  * @tos: the IP type of service (rdma_set_option)
  * @tos_set: @tos was set
  * @reuseaddr: RDMA_OPTION_ID_REUSEADDR
@@ -206,6 +212,9 @@ struct xr_cm_id {
 	u8 hop_limit;
 	u8 mtu;
 	bool route_resolved;
+	int ifindex;
+	bool neigh_watch;
+	struct list_head neigh_node;
 	u8 tos;
 	bool tos_set;
 	bool reuseaddr;

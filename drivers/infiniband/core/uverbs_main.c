@@ -239,16 +239,18 @@ static void xr_ufile_zap_mappings(struct xr_ufile *ufile)
 	}
 }
 
-/* Withdraw the device-memory entries of a context (every object is gone). */
-static void xr_ufile_remove_io_mmaps(struct xr_ufile *ufile)
+/*
+ * Withdraw the entries of the context itself (its device memory and
+ * pages, from alloc_ucontext): every object, which withdrew its own, is
+ * gone.
+ */
+static void xr_ufile_remove_mmaps(struct xr_ufile *ufile)
 {
 	struct xr_mmap_entry *entry;
 	unsigned long index;
 
 	mutex_lock(&ufile->mmap_lock);
 	xa_for_each(&ufile->mmaps, index, entry) {
-		if (!entry->io_addr)
-			continue;
 		xa_erase(&ufile->mmaps, index);
 		kfree(entry);
 	}
@@ -261,7 +263,7 @@ static void xr_ufile_disconnect(struct xr_ufile *ufile)
 	if (!ufile->xdev)
 		return;
 	xr_ufile_destroy_objects(ufile);
-	xr_ufile_remove_io_mmaps(ufile);
+	xr_ufile_remove_mmaps(ufile);
 	if (ufile->has_context)
 		atomic64_dec(&ufile->xdev->nr_contexts);
 	/* This file's mappings of the device now fault instead. */
@@ -471,14 +473,15 @@ static int xr_mmap_add(struct xr_ufile *ufile, void *cpu_addr,
  *	allocated with alloc_pages_exact(); user mappings hold page references,
  *	so the driver may free them while they are still mapped
  * @size: bytes
+ * @read_only: refuse a writable mapping, as xr_mmap_insert_io()
  * @key: out: the mmap offset to give user space
  *
  * Return: 0 or -ENOMEM.
  */
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
-		   u64 *key)
+		   bool read_only, u64 *key)
 {
-	return xr_mmap_add(ufile, cpu_addr, 0, size, false, key);
+	return xr_mmap_add(ufile, cpu_addr, 0, size, read_only, key);
 }
 EXPORT_SYMBOL_GPL(xr_mmap_insert);
 

@@ -17,7 +17,8 @@
  * db_offset in it to wake the device (db_mmap_key 0: no data path).  The
  * device's status page (struct xrnic_dev_status), read-only, is one page
  * at status_mmap_key: a doorbell is needed only while its poll word says
- * the device is not polling.
+ * the device is not polling.  The clock page (struct xrnic_clock_info),
+ * read-only, is one page at clock_mmap_key.
  */
 struct xrnic_alloc_ucontext_resp {
 	__u32 sqe_size;
@@ -28,6 +29,25 @@ struct xrnic_alloc_ucontext_resp {
 	__u32 db_offset;
 	__u32 db_value;
 	__aligned_u64 status_mmap_key;
+	__aligned_u64 clock_mmap_key;
+};
+
+/*
+ * The clock page: the driver's latest reading of the device clock that
+ * stamps completions (QUERY_CLOCK, nanoseconds), with the kernel's
+ * CLOCK_MONOTONIC and CLOCK_REALTIME at the moment the device read it,
+ * give or take err_ns (half the reading's round trip).  The driver reads
+ * again every second.  seq is odd while the driver writes the page: read
+ * seq, then the fields, then seq again, and start over if it was odd or
+ * changed.
+ */
+struct xrnic_clock_info {
+	__u32 seq;
+	__u32 reserved;
+	__aligned_u64 device_ns;
+	__aligned_u64 mono_ns;
+	__aligned_u64 real_ns;
+	__aligned_u64 err_ns;
 };
 
 /*

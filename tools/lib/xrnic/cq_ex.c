@@ -4,7 +4,8 @@
  * lock and the first completion, ibv_next_poll() the next, the
  * ibv_wc_read_*() calls read the one taken, and ibv_end_poll() publishes
  * the consumer index and lets the lock go.  Every completion carries the
- * device clock (XRNIC_CLOCK_KHZ, XRNIC_CLOCK_MASK).
+ * device clock (XRNIC_CLOCK_KHZ, XRNIC_CLOCK_MASK), which clock.c turns
+ * into wall-clock time.
  */
 #include <endian.h>
 #include <errno.h>
@@ -119,6 +120,12 @@ static uint64_t xrnic_read_completion_ts(struct ibv_cq_ex *cqx)
 	return le32toh(to_xcqx(cqx)->cur.timestamp);
 }
 
+static uint64_t xrnic_read_completion_wallclock_ns(struct ibv_cq_ex *cqx)
+{
+	return xrnic_ts_to_wallclock(to_xctx(cqx->context),
+				     le32toh(to_xcqx(cqx)->cur.timestamp));
+}
+
 void xrnic_cq_ex_init(struct xrnic_cq *cq)
 {
 	struct ibv_cq_ex *cqx = &cq->vcq.cq_ex;
@@ -137,4 +144,5 @@ void xrnic_cq_ex_init(struct xrnic_cq *cq)
 	cqx->read_sl = xrnic_read_sl;
 	cqx->read_dlid_path_bits = xrnic_read_dlid_path_bits;
 	cqx->read_completion_ts = xrnic_read_completion_ts;
+	cqx->read_completion_wallclock_ns = xrnic_read_completion_wallclock_ns;
 }

@@ -209,10 +209,11 @@ static struct ibv_cq *xrnic_create_cq(struct ibv_context *ctx, int cqe,
 	return cq ? &cq->vcq.cq : NULL;
 }
 
-/* What an extended CQ's completions can say: all but the wall clock. */
+/* What an extended CQ's completions can say; the wall clock needs the clock page. */
 #define XRNIC_WC_FLAGS	(IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM | \
 			 IBV_WC_EX_WITH_SRC_QP | IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL | \
-			 IBV_WC_EX_WITH_DLID_PATH_BITS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
+			 IBV_WC_EX_WITH_DLID_PATH_BITS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP | \
+			 IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
 
 /* The same CQ, read through the extended API (cq_ex.c). */
 static struct ibv_cq_ex *xrnic_create_cq_ex(struct ibv_context *ctx,
@@ -222,6 +223,8 @@ static struct ibv_cq_ex *xrnic_create_cq_ex(struct ibv_context *ctx,
 
 	if ((attr->comp_mask & ~(uint32_t)IBV_CQ_INIT_ATTR_MASK_FLAGS) ||
 	    (attr->wc_flags & ~(uint64_t)XRNIC_WC_FLAGS) ||
+	    ((attr->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK) &&
+	     !to_xctx(ctx)->clock) ||
 	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
 	     (attr->flags & ~(uint32_t)IBV_CREATE_CQ_ATTR_SINGLE_THREADED))) {
 		errno = EOPNOTSUPP;
@@ -504,6 +507,8 @@ static void xrnic_free_context(struct ibv_context *ibctx)
 {
 	struct xrnic_context *ctx = to_xctx(ibctx);
 
+	if (ctx->clock)
+		munmap((void *)ctx->clock, XRNIC_PAGE_SIZE);
 	if (ctx->status)
 		munmap((void *)ctx->status, XRNIC_PAGE_SIZE);
 	if (ctx->db_page)
@@ -541,6 +546,7 @@ static const struct verbs_context_ops xrnic_ctx_ops = {
 	.query_device_ex = xrnic_query_device_ex,
 	.query_port = xrnic_query_port,
 	.query_qp = xrnic_query_qp,
+	.query_rt_values = xrnic_query_rt_values,
 	.query_srq = xrnic_query_srq,
 	.reg_mr = xrnic_reg_mr,
 	.req_notify_cq = xrnic_req_notify_cq,
@@ -580,11 +586,22 @@ static struct verbs_context *xrnic_alloc_context(struct ibv_device *ibdev, int c
 		if (ctx->status == MAP_FAILED)
 			goto err_unmap_db;
 	}
+	/* Without the clock page (an older kernel) no wall clock. */
+	if (resp.drv.clock_mmap_key) {
+		ctx->clock = mmap(NULL, XRNIC_PAGE_SIZE, PROT_READ, MAP_SHARED, cmd_fd,
+				  resp.drv.clock_mmap_key);
+		if (ctx->clock == MAP_FAILED)
+			goto err_unmap_status;
+	}
 	verbs_set_ops(&ctx->vctx, &xrnic_ctx_ops);
 	return &ctx->vctx;
 
+err_unmap_status:
+	if (ctx->status)
+		munmap((void *)ctx->status, XRNIC_PAGE_SIZE);
 err_unmap_db:
-	munmap(ctx->db_page, XRNIC_PAGE_SIZE);
+	if (ctx->db_page)
+		munmap(ctx->db_page, XRNIC_PAGE_SIZE);
 err_free:
 	verbs_uninit_context(&ctx->vctx);
 	free(ctx);

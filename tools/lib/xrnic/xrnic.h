@@ -17,6 +17,7 @@ struct xrnic_context {
 	volatile uint32_t *db;		/* the Doorbell register in it */
 	uint32_t db_value;
 	const struct xrnic_dev_status *status;	/* read-only, or NULL */
+	const struct xrnic_clock_info *clock;	/* read-only, or NULL */
 };
 
 /* A ring mapped from the kernel; its doorbell record at db_offset. */
@@ -133,6 +134,10 @@ static inline void xrnic_ring_doorbell(struct xrnic_context *ctx)
 
 /* cq_ex.c: the extended CQ's poll and read operations. */
 void xrnic_cq_ex_init(struct xrnic_cq *cq);
+
+/* clock.c */
+uint64_t xrnic_ts_to_wallclock(struct xrnic_context *ctx, uint32_t ts);
+int xrnic_query_rt_values(struct ibv_context *ibctx, struct ibv_values_ex *values);
 
 /* datapath.c: take the next completion of cq into *e; false when none. */
 bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e);

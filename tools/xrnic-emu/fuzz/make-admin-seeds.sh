@@ -122,3 +122,5 @@ qp_rtr_mask=$((0x1 | 0x80 | 0x100 | 0x1000 | 0x8000 | 0x20000 | 0x100000))
   cmd 29 3 4 13 4 32
   cmd 28 4 4 17
   cmd 28 5 4 0 4 1; } >"$out/seed-congestion-control"
+# QUERY_CLOCK, then one with a parameter (malformed).
+{ hdr 4 0; cmd 30 1; cmd 30 2 8 1; } >"$out/seed-query-clock"

@@ -1585,4 +1585,28 @@ TEST_F(dev, cc_commands_for_no_parameter_or_with_reserved_bytes_fail)
 	EXPECT_EQ(5, self->xe.cc.rpg_ai_rate);
 }
 
+/* QUERY_CLOCK: the whole clock whose low 32 bits stamp CQEs, now. */
+TEST_F(dev, query_clock_reads_the_device_clock_now)
+{
+	struct xrnic_resp_query_clock r = { };
+	uint8_t data[XRNIC_ADMIN_DATA_SIZE] = { };
+	int64_t before, after, prev = 0;
+	int i;
+
+	start(self);
+	for (i = 0; i < 3; i++) {
+		before = xe_now_ns();
+		ASSERT_EQ(XRNIC_STATUS_OK, admin(self, XRNIC_ADMIN_QUERY_CLOCK, data, &r));
+		after = xe_now_ns();
+		EXPECT_LE(before, (int64_t)le64toh(r.now_ns));
+		EXPECT_GE(after, (int64_t)le64toh(r.now_ns));
+		EXPECT_LT(prev, (int64_t)le64toh(r.now_ns));
+		prev = le64toh(r.now_ns);
+	}
+	/* It takes no parameters. */
+	data[55] = 1;
+	EXPECT_EQ(XRNIC_STATUS_MALFORMED, admin(self, XRNIC_ADMIN_QUERY_CLOCK, data, NULL));
+	EXPECT_NE(NULL, strstr(self->logbuf, "parameters given"));
+}
+
 TEST_HARNESS_MAIN

@@ -160,6 +160,8 @@ struct xrnic_cc_file {
  * @netdev: the Ethernet function's net_device, once registered
  * @cache: admin answers kept for readers
  * @gsi: the port's GSI QP
+ * @clock: the clock page user contexts map (xrnic_clock.c)
+ * @clock_work: reads the device clock into @clock every second
  */
 /**
  * struct xrnic_cache - admin answers kept for readers (xrnic_cache.c)
@@ -180,6 +182,8 @@ struct xrnic_cache {
 	unsigned long stats_time;
 	u64 stats[XRNIC_NUM_COUNTERS];
 };
+
+struct xrnic_clock_info;
 
 struct xrnic_dev {
 	struct xr_device xdev;
@@ -207,6 +211,8 @@ struct xrnic_dev {
 	struct net_device *netdev;
 	struct xrnic_cache cache;
 	struct xrnic_gsi gsi;
+	struct xrnic_clock_info *clock;
+	struct delayed_work clock_work;
 };
 
 /**
@@ -361,6 +367,7 @@ int xrnic_cmd_stop_eth(struct xrnic_dev *xn);
 int xrnic_cmd_set_gid(struct xrnic_dev *xn, u8 port, u8 index, const u8 *gid);
 int xrnic_cmd_query_cc(struct xrnic_dev *xn, u32 param, u32 *value);
 int xrnic_cmd_set_cc(struct xrnic_dev *xn, u32 param, u32 value);
+int xrnic_cmd_query_clock(struct xrnic_dev *xn, u64 *now_ns);
 
 /* xrnic_eth.c */
 int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu);
@@ -374,6 +381,10 @@ void xrnic_gsi_destroy(struct xrnic_dev *xn);
 bool xrnic_gsi_event(struct xrnic_dev *xn, u32 cqn);
 int xrnic_gsi_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
 		   const void *mad, size_t len);
+
+/* xrnic_clock.c */
+int xrnic_clock_init(struct xrnic_dev *xn);
+void xrnic_clock_destroy(struct xrnic_dev *xn);
 
 /* xrnic_debugfs.c */
 void xrnic_debugfs_add(struct xrnic_dev *xn);

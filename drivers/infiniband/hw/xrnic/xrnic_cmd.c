@@ -523,6 +523,25 @@ int xrnic_cmd_set_cc(struct xrnic_dev *xn, u32 param, u32 value)
 }
 
 /**
+ * xrnic_cmd_query_clock - read the device clock that stamps completions
+ * @xn: the device
+ * @now_ns: out: all 64 bits of it
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_cmd_query_clock(struct xrnic_dev *xn, u64 *now_ns)
+{
+	struct xrnic_aq_entry cmd = { .opcode = XRNIC_ADMIN_QUERY_CLOCK };
+	struct xrnic_acq_entry cqe;
+	int ret;
+
+	ret = xrnic_admin_exec(xn, &cmd, &cqe);
+	if (!ret)
+		*now_ns = le64_to_cpu(cqe.clock.now_ns);
+	return ret;
+}
+
+/**
  * xrnic_cmd_start_eth - start the Ethernet function on its rings
  * @xn: the device
  * @start: the rings, their doorbell record and the vector

@@ -291,12 +291,15 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = xrnic_gsi_init(xn);
 	if (ret)
 		goto err_ceqs_destroy;
+	ret = xrnic_clock_init(xn);
+	if (ret)
+		goto err_gsi_destroy;
 	xrnic_find_db_page(xn);
 
 	xrnic_read_identity(xn);
 	ret = xr_register_device(&xn->xdev, "xrnic%d", &pdev->dev);
 	if (ret)
-		goto err_gsi_destroy;
+		goto err_clock_destroy;
 	ret = xrnic_cmd_query_port(xn, 1, &port);
 	if (!ret)
 		ret = xrnic_eth_register(xn, xn->eth_vector,
@@ -314,6 +317,8 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_unregister:
 	xr_unregister_device(&xn->xdev);
+err_clock_destroy:
+	xrnic_clock_destroy(xn);
 err_gsi_destroy:
 	xrnic_gsi_destroy(xn);
 err_ceqs_destroy:
@@ -350,6 +355,7 @@ static void xrnic_remove(struct pci_dev *pdev)
 	xrnic_eth_unregister(xn);
 	/* Destroys every user object; a command may time out meanwhile. */
 	xr_unregister_device(&xn->xdev);
+	xrnic_clock_destroy(xn);
 	xrnic_gsi_destroy(xn);
 	xrnic_ceqs_destroy(xn);
 	xrnic_admin_set_irq_mode(xn, false);

@@ -121,6 +121,10 @@ static int xrnic_alloc_ucontext(struct xr_device *xdev, struct xr_ufile *ufile,
 				&resp.status_mmap_key);
 	if (ret)
 		return ret;
+	ret = xr_mmap_insert(ufile, xn->clock, PAGE_SIZE, true,
+			     &resp.clock_mmap_key);
+	if (ret)
+		return ret;
 	return xr_copy_to_udata(udata, &resp, sizeof(resp));
 }
 
@@ -252,7 +256,7 @@ static int xrnic_ring_alloc(struct xrnic_dev *xn, struct xr_ufile *ufile,
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	ret = xr_mmap_insert(ufile, ring->buf, ring->size, &ring->mmap_key);
+	ret = xr_mmap_insert(ufile, ring->buf, ring->size, false, &ring->mmap_key);
 	if (ret)
 		goto err_unmap;
 	return 0;

@@ -28,6 +28,7 @@
 
 #define UNREACHABLE	"192.0.2.254"	/* nobody on the runner's segment */
 #define FOREIGN		"192.0.2.250"	/* not an address of this host */
+#define NEIGHBOUR	"192.0.2.77"	/* a static neighbour entry, nobody there */
 #define UDP_QKEY	0x01234567	/* the Q_Key Linux gives RDMA_PS_UDP */
 #define CYCLES		1000	/* connections made and ended */
 #define CYCLES_DEBUG	100	/* on the debug kernel, ten times slower */
@@ -1057,6 +1058,55 @@ TEST_F(cm, an_address_nobody_answers_is_an_addr_error)
 	EXPECT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED, next_event(self->ch, 10000, &status, NULL));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
+/*
+ * NEIGHBOUR's entry in the neighbour table, permanent, with MAC
+ * 02:00:00:00:00:@last (busybox's arp: SIOCSARP, a neighbour update).
+ */
+static int set_neighbour(const char *ndev, int last)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "arp -i %s -s %s 02:00:00:00:00:%02x", ndev, NEIGHBOUR, last);
+	return xt_run(cmd);
+}
+
+/*
+ * As Debian's Linux 6.1 (cma_netevent_callback()): an id whose route was
+ * resolved hears UNREACHABLE (-ETIMEDOUT) when the neighbour it goes to
+ * takes another MAC; the same MAC again, or an id that only resolved the
+ * address, hears nothing.  ADDR_CHANGE is Linux's for a bonding failover
+ * alone, which an XRNIC's net_device never has.
+ */
+TEST_F(cm, a_route_whose_neighbour_takes_another_mac_is_unreachable)
+{
+	struct sockaddr_in dst = ipv4(NEIGHBOUR, 0);
+	struct rdma_cm_id *id, *addr_only, *evid = NULL;
+	char cmd[128];
+	int status = 0;
+
+	ASSERT_EQ(0, set_neighbour(self->ndev, 0x77));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_create_id(self->ch, &addr_only, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, resolve(self->ch, id, &dst));
+	ASSERT_EQ(0, rdma_resolve_addr(addr_only, NULL, (struct sockaddr *)&dst, 2000));
+	ASSERT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED, next_event(self->ch, 10000, &status, NULL));
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(0, set_neighbour(self->ndev, 0x77));
+	EXPECT_EQ(-1, next_event(self->ch, 1000, NULL, NULL));
+	ASSERT_EQ(0, set_neighbour(self->ndev, 0x78));
+	EXPECT_EQ(RDMA_CM_EVENT_UNREACHABLE, next_event(self->ch, 10000, &status, &evid));
+	EXPECT_EQ(-ETIMEDOUT, status);
+	EXPECT_EQ(id, evid);
+	EXPECT_EQ(-1, next_event(self->ch, 1000, NULL, NULL));
+	EXPECT_EQ(0, rdma_destroy_id(id));
+	EXPECT_EQ(0, rdma_destroy_id(addr_only));
+	/* Nobody left to tell. */
+	ASSERT_EQ(0, set_neighbour(self->ndev, 0x79));
+	EXPECT_EQ(-1, next_event(self->ch, 1000, NULL, NULL));
+	snprintf(cmd, sizeof(cmd), "arp -i %s -d %s", self->ndev, NEIGHBOUR);
+	EXPECT_EQ(0, xt_run(cmd));
 }
 
 TEST_F(cm, a_migrated_id_reports_on_its_new_channel)

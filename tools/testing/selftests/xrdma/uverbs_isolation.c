@@ -105,32 +105,95 @@ static int open_and_close(void *arg __attribute__((unused)))
 	return 0;
 }
 
-/*
- * The device's status page is shared by every context: it maps read-only,
- * a writable mapping is refused, and the mapping cannot be made writable.
- */
-TEST(status_page_maps_read_only)
+/* A page every context shares maps read-only, and cannot be made writable. */
+static void check_read_only_page(struct __test_metadata *_metadata, int fd, __u64 key)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p;
+
+	ASSERT_NE(0, key);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, key));
+	EXPECT_EQ(EPERM, errno);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, key);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, xt_touch(p));
+	EXPECT_EQ(-1, mprotect(p, page, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(p, page);
+}
+
+/* The device's status page and the driver's clock page. */
+TEST(status_and_clock_pages_map_read_only)
 {
 	struct ib_uverbs_get_context_resp resp;
 	struct xrnic_alloc_ucontext_resp drv;
-	long page = sysconf(_SC_PAGESIZE);
-	char *p;
 	int fd;
 
 	fd = open(XV_DEV, O_RDWR);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, xv_get_context(fd, &resp, &drv));
 	close(resp.async_fd);
-	ASSERT_NE(0, drv.status_mmap_key);
-	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-				   drv.status_mmap_key));
-	EXPECT_EQ(EPERM, errno);
-	p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, drv.status_mmap_key);
+	check_read_only_page(_metadata, fd, drv.status_mmap_key);
+	check_read_only_page(_metadata, fd, drv.clock_mmap_key);
+	close(fd);
+}
+
+static __u64 clock_ns(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+/*
+ * The clock page holds a reading of the device clock with the kernel's
+ * clocks at that moment, taken again every second: its times are recent
+ * (bounded by how late a loaded machine runs the driver's work), its
+ * sequence count even, and a second reading 2.5 s later is a newer one
+ * in which the device clock moved as the monotonic clock did.
+ */
+TEST(clock_page_is_read_again_every_second)
+{
+	struct ib_uverbs_get_context_resp resp;
+	struct xrnic_alloc_ucontext_resp drv;
+	struct xrnic_clock_info a, b;
+	long page = sysconf(_SC_PAGESIZE);
+	const struct xrnic_clock_info *p;
+	__u64 mono, real;
+	int fd;
+
+	fd = open(XV_DEV, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, xv_get_context(fd, &resp, &drv));
+	close(resp.async_fd);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, drv.clock_mmap_key);
 	ASSERT_NE(MAP_FAILED, p);
-	EXPECT_EQ(0, xt_touch(p));
-	EXPECT_EQ(-1, mprotect(p, page, PROT_READ | PROT_WRITE));
-	EXPECT_EQ(EACCES, errno);
-	munmap(p, page);
+	do {
+		a = *(volatile const struct xrnic_clock_info *)p;
+	} while ((a.seq & 1) || a.seq != *(volatile const __u32 *)&p->seq);
+	mono = clock_ns(CLOCK_MONOTONIC);
+	real = clock_ns(CLOCK_REALTIME);
+	EXPECT_NE(0, a.seq);
+	EXPECT_NE(0, a.device_ns);
+	EXPECT_GE(mono, a.mono_ns);
+	EXPECT_GT(30000000000ull, mono - a.mono_ns);
+	EXPECT_GE(real, a.real_ns);
+	EXPECT_GT(30000000000ull, real - a.real_ns);
+	EXPECT_GT(a.real_ns, a.mono_ns);
+	usleep(2500 * 1000);
+	do {
+		b = *(volatile const struct xrnic_clock_info *)p;
+	} while ((b.seq & 1) || b.seq != *(volatile const __u32 *)&p->seq);
+	ASSERT_LT(a.seq, b.seq);
+	EXPECT_GT(b.mono_ns, a.mono_ns);
+	/*
+	 * Both count nanoseconds: equal steps within the readings' uncertainty
+	 * and 1 % (a TCG guest's clock may run a little off the host's).
+	 */
+	EXPECT_GE(a.err_ns + b.err_ns + (b.mono_ns - a.mono_ns) / 100,
+		  llabs((long long)(b.device_ns - a.device_ns) - (long long)(b.mono_ns - a.mono_ns)));
+	munmap((void *)p, page);
 	close(fd);
 }
 

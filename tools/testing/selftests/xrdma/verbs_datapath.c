@@ -803,6 +803,122 @@ TEST_F(loop, new_post_send_api)
 	EXPECT_EQ(0, ibv_destroy_qp(qp));
 }
 
+static uint64_t realtime_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+static uint64_t raw_clock_ns(struct ibv_context *ctx)
+{
+	struct ibv_values_ex v = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+
+	if (ibv_query_rt_values_ex(ctx, &v) || v.comp_mask != IBV_VALUES_MASK_RAW_CLOCK)
+		return 0;
+	return v.raw_clock.tv_nsec;
+}
+
+/* One signaled WRITE on @qp; its completion's two timestamps after @delay_us. */
+static int stamped_write(struct _test_data_loop *self, struct ibv_qp *qp,
+			 struct ibv_cq_ex *cqx, useconds_t delay_us, uint32_t *ts,
+			 uint64_t *wall)
+{
+	struct ibv_sge sge = { (uintptr_t)self->src, 64, self->src_mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 7, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { (uintptr_t)self->dst, self->dst_mr->rkey },
+	}, *bad;
+	struct ibv_poll_cq_attr attr = {};
+	time_t end;
+	int ret;
+
+	if (ibv_post_send(qp, &wr, &bad))
+		return -1;
+	usleep(delay_us);
+	end = time(NULL) + POLL_SECONDS;
+	while ((ret = ibv_start_poll(cqx, &attr)) == ENOENT && time(NULL) < end)
+		;
+	if (ret)
+		return -1;
+	ret = cqx->status == IBV_WC_SUCCESS && cqx->wr_id == 7 ? 0 : -1;
+	*ts = (uint32_t)ibv_wc_read_completion_ts(cqx);
+	*wall = ibv_wc_read_completion_wallclock_ns(cqx);
+	ibv_end_poll(cqx);
+	return ret;
+}
+
+/*
+ * The extended CQ stamps each completion with the device clock and, from
+ * the driver's clock page, the wall clock; ibv_query_rt_values_ex() reads
+ * the device clock now.  Each lies between readings taken before the post
+ * and after the poll, give or take SLOP (how far off the driver's last
+ * reading of the device clock can be on a loaded machine); a clock
+ * misread is off by far more (a wrap is 4.3 s, a unit a factor of 1000).
+ * A completion read 3 s late, past half the 32-bit timestamp's range, is
+ * still placed in the past.
+ */
+#define SLOP	50000000ull	/* 50 ms */
+
+TEST_F(loop, extended_cq_stamps_completions_with_the_device_and_the_wall_clock)
+{
+	struct ibv_cq_init_attr_ex ca = {
+		.cqe = 16,
+		.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+			    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
+	};
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC, .cap = { .max_send_wr = 4, .max_recv_wr = 4,
+						.max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_values_ex bad_mask = { .comp_mask = 1u << 7 };
+	struct ibv_qp_attr reset = { .qp_state = IBV_QPS_RESET };
+	struct ibv_device_attr_ex dev;
+	uint64_t raw0, raw1, w0, w1, wall;
+	struct ibv_cq_ex *cqx;
+	struct ibv_qp *qp;
+	uint32_t ts;
+
+	ASSERT_EQ(0, ibv_query_device_ex(self->ctx, NULL, &dev));
+	EXPECT_EQ(0xffffffffull, dev.completion_timestamp_mask);
+	EXPECT_EQ(1000000, dev.hca_core_clock);		/* kHz: nanoseconds */
+	EXPECT_EQ(EINVAL, ibv_query_rt_values_ex(self->ctx, &bad_mask));
+
+	ASSERT_NE(NULL, cqx = ibv_create_cq_ex(self->ctx, &ca));
+	init.send_cq = init.recv_cq = ibv_cq_ex_to_cq(cqx);
+	ASSERT_NE(NULL, qp = ibv_create_qp(self->pd, &init));
+	ASSERT_EQ(0, connect_qp(qp, self->qp[1]->qp_num, 0));
+	ASSERT_EQ(0, ibv_modify_qp(self->qp[1], &reset, IBV_QP_STATE));
+	ASSERT_EQ(0, connect_qp(self->qp[1], qp->qp_num, 0));
+
+	w0 = realtime_ns();
+	raw0 = raw_clock_ns(self->ctx);
+	ASSERT_NE(0, raw0);
+	ASSERT_EQ(0, stamped_write(self, qp, cqx, 0, &ts, &wall));
+	raw1 = raw_clock_ns(self->ctx);
+	w1 = realtime_ns();
+	EXPECT_LE(raw0, raw1);
+	EXPECT_GE(raw1 - raw0 + 2 * SLOP, (uint32_t)(ts - (uint32_t)(raw0 - SLOP)))
+		TH_LOG("timestamp %u, raw clock %llu .. %llu", ts,
+		       (unsigned long long)raw0, (unsigned long long)raw1);
+	EXPECT_LE(w0 - SLOP, wall);
+	EXPECT_GE(w1 + SLOP, wall) TH_LOG("wall clock %llu, now %llu .. %llu",
+					  (unsigned long long)wall,
+					  (unsigned long long)w0, (unsigned long long)w1);
+
+	w0 = realtime_ns();
+	ASSERT_EQ(0, stamped_write(self, qp, cqx, 3000000, &ts, &wall));
+	w1 = realtime_ns();
+	EXPECT_LE(w0 - SLOP, wall);
+	EXPECT_GE(w1 + SLOP, wall) TH_LOG("read 3 s late: wall clock %llu, now %llu .. %llu",
+					  (unsigned long long)wall,
+					  (unsigned long long)w0, (unsigned long long)w1);
+	EXPECT_EQ(0, ibv_destroy_qp(qp));
+	EXPECT_EQ(0, ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)));
+}
+
 /* More completions than the CQ holds: the CQ's owner hears of the overrun. */
 TEST_F(loop, cq_overrun_is_reported)
 {

@@ -25,9 +25,20 @@
  *              through the window's rkey (checked), then a SEND with
  *              Invalidate naming it: the receive reports the key, and the
  *              window, free again, binds anew and LOCAL_INV frees it
+ *   srq        -q new RC QPs whose receives all come from one shared
+ *              receive queue of SRQ_DEPTH (fewer than the SENDs in flight,
+ *              so the SRQ runs dry and RNR retries follow): -n SENDs per
+ *              QP (at most SRQ_SENDS), each arriving once and in order on
+ *              its QP, intact
+ *   ud         a UD QP each, UD_SENDS datagrams each way to an address
+ *              handle of the peer's GID: each arrives once, intact, from
+ *              the peer's QP, its buffer starting with the GRH that names
+ *              the peer's address (an IPv4 header in the last 20 bytes
+ *              for an IPv4 GID); with -l (a lossy wire) datagrams may be
+ *              lost or come twice, never corrupted
  *
  * Usage: verbs_peer [-d DEV] [-g GID_INDEX] [-q QPS] [-s BYTES] [-n SENDS]
- *        [-a ADDS] [-p PORT] [SERVER]
+ *        [-a ADDS] [-p PORT] [-l] [SERVER]
  * Prints KTAP; exits 0 when every phase passed, 1 when one failed, 2 on a
  * bad option.
  */
@@ -50,11 +61,18 @@
 #define RECV_DEPTH	64		/* receives posted per QP */
 #define SEND_DEPTH	64		/* SENDs in flight per QP */
 #define CQ_WAIT_S	120		/* a completion that takes longer: failure */
+#define SRQ_DEPTH	128		/* the srq phase's shared receive queue */
+#define SRQ_SENDS	500		/* at most this many SENDs per QP in it */
+#define UD_SENDS	256		/* datagrams each way in the ud phase */
+#define UD_QKEY		0x11111111
+#define GRH_BYTES	40		/* before a UD receive's payload */
+#define UD_QUIET_S	2		/* a lossy wire: no datagram for this long ends */
 
 struct opts {
 	const char *dev, *server, *port;
 	int gid_index, qps, sends, adds;
 	size_t size;
+	bool lossy;
 };
 
 /* What a side tells the other about itself. */
@@ -184,6 +202,13 @@ static int connect_peer(const struct opts *o)
 	return fd;
 }
 
+/* A QP's number and a random first PSN, for wire_info. */
+static void describe_qp(struct wire_info *w, int i, const struct ibv_qp *qp)
+{
+	w->qpn[i] = htonl(qp->qp_num);
+	w->psn[i] = htonl(((uint32_t)rand() ^ (uint32_t)i << 12) & 0xffffff);
+}
+
 static bool open_node(struct node *n, const struct opts *o)
 {
 	struct ibv_qp_init_attr init = {
@@ -234,8 +259,7 @@ static bool open_node(struct node *n, const struct opts *o)
 		if (ibv_modify_qp(n->qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 				  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
 			FAIL("QP %d to INIT: %s", i, strerror(errno));
-		n->me.qpn[i] = htonl(n->qp[i]->qp_num);
-		n->me.psn[i] = htonl(((uint32_t)rand() ^ (uint32_t)i << 12) & 0xffffff);
+		describe_qp(&n->me, i, n->qp[i]);
 	}
 	if (ibv_query_gid(n->ctx, 1, o->gid_index, &gid))
 		FAIL("no GID %d", o->gid_index);
@@ -246,43 +270,60 @@ static bool open_node(struct node *n, const struct opts *o)
 	return true;
 }
 
-static bool connect_qps(struct node *n, const struct opts *o)
+/* An RC QP in INIT to RTS, connected to QP i of the peer's wire_info. */
+static bool connect_rc(struct node *n, const struct opts *o, struct ibv_qp *qp,
+		       const struct wire_info *me, const struct wire_info *peer, int i)
 {
 	struct ibv_port_attr port;
-	int i;
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR,
+		.dest_qp_num = ntohl(peer->qpn[i]), .rq_psn = ntohl(peer->psn[i]),
+		.max_dest_rd_atomic = 16, .min_rnr_timer = 1,
+		.ah_attr = { .is_global = 1, .port_num = 1,
+			     .grh = { .sgid_index = o->gid_index, .hop_limit = 64 } },
+	};
 
 	if (ibv_query_port(n->ctx, 1, &port))
 		FAIL("ibv_query_port: %s", strerror(errno));
-	if (full_io(n->sock, &n->me, sizeof(n->me), true) ||
-	    full_io(n->sock, &n->peer, sizeof(n->peer), false))
-		FAIL("the peer went away");
-	if (ntohl(n->peer.qps) != (uint32_t)n->qps)
-		FAIL("the peer has %u QPs, this side %d", ntohl(n->peer.qps), n->qps);
-	for (i = 0; i < n->qps; i++) {
-		struct ibv_qp_attr a = {
-			.qp_state = IBV_QPS_RTR, .path_mtu = port.active_mtu,
-			.dest_qp_num = ntohl(n->peer.qpn[i]), .rq_psn = ntohl(n->peer.psn[i]),
-			.max_dest_rd_atomic = 16, .min_rnr_timer = 1,
-			.ah_attr = { .is_global = 1, .port_num = 1,
-				     .grh = { .sgid_index = o->gid_index, .hop_limit = 64 } },
-		};
+	a.path_mtu = port.active_mtu;
+	memcpy(a.ah_attr.grh.dgid.raw, peer->gid, 16);
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			  IBV_QP_MIN_RNR_TIMER))
+		FAIL("QP %d to RTR: %s", i, strerror(errno));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = ntohl(me->psn[i]);
+	a.max_rd_atomic = 16;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC))
+		FAIL("QP %d to RTS: %s", i, strerror(errno));
+	return true;
+}
 
-		memcpy(a.ah_attr.grh.dgid.raw, n->peer.gid, 16);
-		if (ibv_modify_qp(n->qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-				  IBV_QP_MIN_RNR_TIMER))
-			FAIL("QP %d to RTR: %s", i, strerror(errno));
-		a.qp_state = IBV_QPS_RTS;
-		a.timeout = 14;
-		a.retry_cnt = 7;
-		a.rnr_retry = 7;
-		a.sq_psn = ntohl(n->me.psn[i]);
-		a.max_rd_atomic = 16;
-		if (ibv_modify_qp(n->qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-				  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-				  IBV_QP_MAX_QP_RD_ATOMIC))
-			FAIL("QP %d to RTS: %s", i, strerror(errno));
-	}
+/* Swap wire_info with the peer: the same number of QPs on both sides. */
+static bool swap_info(struct node *n, const struct wire_info *me, struct wire_info *peer)
+{
+	if (full_io(n->sock, (void *)me, sizeof(*me), true) ||
+	    full_io(n->sock, peer, sizeof(*peer), false))
+		FAIL("the peer went away");
+	if (peer->qps != me->qps)
+		FAIL("the peer has %u QPs, this side %u", ntohl(peer->qps), ntohl(me->qps));
+	return true;
+}
+
+static bool connect_qps(struct node *n, const struct opts *o)
+{
+	int i;
+
+	if (!swap_info(n, &n->me, &n->peer))
+		return false;
+	for (i = 0; i < n->qps; i++)
+		if (!connect_rc(n, o, n->qp[i], &n->me, &n->peer, i))
+			return false;
 	return barrier(n);
 }
 
@@ -725,10 +766,359 @@ static bool window_phase(struct node *n, const struct opts *o, int side)
 	return barrier(n);
 }
 
+/* A phase's own CQs and memory (registered for local writes). */
+struct phase_mem {
+	struct ibv_cq *scq, *rcq;
+	uint8_t *buf;
+	struct ibv_mr *mr;
+};
+
+static bool phase_mem_get(struct node *n, struct phase_mem *m, int send_cqe, int recv_cqe,
+			  size_t len)
+{
+	m->scq = ibv_create_cq(n->ctx, send_cqe, NULL, NULL, 0);
+	m->rcq = ibv_create_cq(n->ctx, recv_cqe, NULL, NULL, 0);
+	if (!m->scq || !m->rcq)
+		FAIL("cannot create the phase's CQs: %s", strerror(errno));
+	m->buf = calloc(1, len);
+	m->mr = m->buf ? ibv_reg_mr(n->pd, m->buf, len, IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!m->mr)
+		FAIL("cannot register %zu bytes: %s", len, strerror(errno));
+	return true;
+}
+
+static void phase_mem_put(struct phase_mem *m)
+{
+	if (m->mr)
+		ibv_dereg_mr(m->mr);
+	free(m->buf);
+	if (m->rcq)
+		ibv_destroy_cq(m->rcq);
+	if (m->scq)
+		ibv_destroy_cq(m->scq);
+}
+
+static bool post_srq_recv(struct ibv_srq *srq, struct phase_mem *m, int i)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)m->buf + (size_t)i * SEND_BYTES,
+			       .length = SEND_BYTES, .lkey = m->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	return !ibv_post_srq_recv(srq, &wr, &bad);
+}
+
+/* The srq phase's traffic: -n SENDs per QP each way, every receive checked. */
+static bool srq_traffic(struct node *n, const struct opts *o, struct ibv_qp **qp,
+			struct ibv_srq *srq, struct phase_mem *m)
+{
+	uint32_t sent[MAX_QPS] = {}, done[MAX_QPS] = {}, got[MAX_QPS] = {};
+	uint32_t sends = o->sends < SRQ_SENDS ? o->sends : SRQ_SENDS;
+	long total = (long)sends * n->qps, recvd = 0, completed = 0;
+	uint8_t want[SEND_BYTES], *p;
+	time_t end = time(NULL) + CQ_WAIT_S;
+	struct ibv_wc wc;
+	int q, i;
+
+	for (i = 0; i < SRQ_DEPTH; i++)
+		if (!post_srq_recv(srq, m, i))
+			FAIL("ibv_post_srq_recv failed");
+	if (!barrier(n))
+		FAIL("the peer went away");
+	while (recvd < total || completed < total) {
+		if (time(NULL) > end)
+			FAIL("%ld of %ld SENDs completed, %ld received within %d s", completed,
+			     total, recvd, CQ_WAIT_S);
+		for (q = 0; q < n->qps; q++) {
+			while (sent[q] < sends && sent[q] - done[q] < SEND_DEPTH) {
+				struct ibv_sge sge;
+				struct ibv_send_wr wr = { .wr_id = q, .sg_list = &sge, .num_sge = 1,
+							  .opcode = IBV_WR_SEND,
+							  .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+				p = m->buf + (size_t)(SRQ_DEPTH + q * SEND_DEPTH +
+						      sent[q] % SEND_DEPTH) * SEND_BYTES;
+				sge = (struct ibv_sge){ (uintptr_t)p, SEND_BYTES, m->mr->lkey };
+				fill_send(p, q, sent[q]);
+				if (ibv_post_send(qp[q], &wr, &bad))
+					FAIL("ibv_post_send on SRQ QP %d failed", q);
+				sent[q]++;
+			}
+		}
+		if (ibv_poll_cq(m->scq, 1, &wc) > 0) {
+			if (wc.status != IBV_WC_SUCCESS)
+				FAIL("SEND completed with %s", ibv_wc_status_str(wc.status));
+			done[wc.wr_id]++;
+			completed++;
+		}
+		if (recvd < total && ibv_poll_cq(m->rcq, 1, &wc) > 0) {
+			if (wc.status != IBV_WC_SUCCESS)
+				FAIL("receive completed with %s", ibv_wc_status_str(wc.status));
+			for (q = 0; q < n->qps && qp[q]->qp_num != wc.qp_num; q++)
+				;
+			if (q == n->qps || wc.wr_id >= SRQ_DEPTH)
+				FAIL("a receive of QP %u, wr_id %llu", wc.qp_num,
+				     (unsigned long long)wc.wr_id);
+			p = m->buf + wc.wr_id * SEND_BYTES;
+			fill_send(want, q, got[q]);
+			if (wc.byte_len != SEND_BYTES || memcmp(p, want, SEND_BYTES)) {
+				uint32_t seq;
+
+				memcpy(&seq, p + 4, 4);
+				FAIL("SRQ QP %d: receive %u holds SEND %u (%u bytes)", q, got[q],
+				     seq, wc.byte_len);
+			}
+			got[q]++;
+			recvd++;
+			if (!post_srq_recv(srq, m, wc.wr_id))
+				FAIL("ibv_post_srq_recv failed");
+		}
+	}
+	printf("# %ld SENDs each way on %d QPs sharing a %d-deep SRQ, all once and in order\n",
+	       total, n->qps, SRQ_DEPTH);
+	return true;
+}
+
+/* -q new RC QPs on one SRQ each side, connected to the peer's. */
+static bool srq_phase(struct node *n, const struct opts *o)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = SRQ_DEPTH, .max_sge = 1 } };
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = SEND_DEPTH, .max_send_sge = 1 },
+	};
+	struct wire_info me = { .qps = htonl(n->qps) }, peer;
+	struct ibv_qp *qp[MAX_QPS] = {};
+	struct ibv_srq *srq = NULL;
+	struct phase_mem m = {};
+	bool ok = false;
+	int q;
+
+	memcpy(me.gid, n->me.gid, 16);
+	if (!phase_mem_get(n, &m, n->qps * SEND_DEPTH, SRQ_DEPTH,
+			   (size_t)(SRQ_DEPTH + n->qps * SEND_DEPTH) * SEND_BYTES))
+		goto out;
+	srq = ibv_create_srq(n->pd, &sa);
+	if (!srq) {
+		printf("# ibv_create_srq: %s\n", strerror(errno));
+		goto out;
+	}
+	init.send_cq = m.scq;
+	init.recv_cq = m.rcq;
+	init.srq = srq;
+	for (q = 0; q < n->qps; q++) {
+		struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
+
+		qp[q] = ibv_create_qp(n->pd, &init);
+		if (!qp[q] || ibv_modify_qp(qp[q], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+					    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS)) {
+			printf("# SRQ QP %d: %s\n", q, strerror(errno));
+			goto out;
+		}
+		describe_qp(&me, q, qp[q]);
+	}
+	if (!swap_info(n, &me, &peer))
+		goto out;
+	for (q = 0; q < n->qps; q++)
+		if (!connect_rc(n, o, qp[q], &me, &peer, q))
+			goto out;
+	ok = srq_traffic(n, o, qp, srq, &m) && barrier(n);
+out:
+	for (q = 0; q < n->qps; q++)
+		if (qp[q])
+			ibv_destroy_qp(qp[q]);
+	if (srq)
+		ibv_destroy_srq(srq);
+	phase_mem_put(&m);
+	return ok;
+}
+
+/* The GRH of a RoCE v2 datagram names gid as its source. */
+static bool grh_from(const uint8_t *grh, const uint8_t *gid)
+{
+	static const uint8_t v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	/* An IPv4 header in the last 20 bytes; its source address at 12. */
+	if (!memcmp(gid, v4_mapped, 12))
+		return grh[20] >> 4 == 4 && !memcmp(grh + 20 + 12, gid + 12, 4);
+	return grh[0] >> 4 == 6 && !memcmp(grh + 8, gid, 16);
+}
+
+/* One UD receive: from the peer's QP, through its GRH, an intact datagram @seq. */
+static bool ud_check(const struct ibv_wc *wc, const uint8_t *slot, uint32_t peer_qpn,
+		     const uint8_t *peer_gid, uint32_t *seq_out)
+{
+	uint8_t want[SEND_BYTES];
+	uint32_t seq;
+
+	if (wc->status != IBV_WC_SUCCESS)
+		FAIL("UD receive completed with %s", ibv_wc_status_str(wc->status));
+	if (!(wc->wc_flags & IBV_WC_GRH) || wc->src_qp != peer_qpn ||
+	    wc->byte_len != GRH_BYTES + SEND_BYTES)
+		FAIL("UD receive: flags %#x, source QP %#x, %u bytes; not GRH, %#x, %d",
+		     wc->wc_flags, wc->src_qp, wc->byte_len, peer_qpn, GRH_BYTES + SEND_BYTES);
+	if (!grh_from(slot, peer_gid))
+		FAIL("UD receive: the GRH does not name the peer's address");
+	memcpy(&seq, slot + GRH_BYTES + 4, 4);
+	fill_send(want, 0x75, seq);
+	if (seq >= UD_SENDS || memcmp(slot + GRH_BYTES, want, SEND_BYTES))
+		FAIL("UD receive: datagram %u corrupted", seq);
+	*seq_out = seq;
+	return true;
+}
+
+/* Our UD_SENDS datagrams to the peer, each completed. */
+static bool ud_send_all(struct ibv_qp *qp, struct ibv_ah *ah, uint32_t peer_qpn,
+			struct phase_mem *m)
+{
+	uint32_t sent = 0, done = 0;
+	time_t end = time(NULL) + CQ_WAIT_S;
+	struct ibv_wc wc;
+
+	while (done < UD_SENDS) {
+		if (time(NULL) > end)
+			FAIL("%u of %d UD SENDs completed within %d s", done, UD_SENDS, CQ_WAIT_S);
+		while (sent < UD_SENDS && sent - done < SEND_DEPTH) {
+			uint8_t *p = m->buf + (size_t)UD_SENDS * (GRH_BYTES + SEND_BYTES) +
+				     (sent % SEND_DEPTH) * SEND_BYTES;
+			struct ibv_sge sge = { (uintptr_t)p, SEND_BYTES, m->mr->lkey };
+			struct ibv_send_wr wr = {
+				.wr_id = sent, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				.send_flags = IBV_SEND_SIGNALED,
+				.wr.ud = { .ah = ah, .remote_qpn = peer_qpn, .remote_qkey = UD_QKEY },
+			}, *bad;
+
+			fill_send(p, 0x75, sent);
+			if (ibv_post_send(qp, &wr, &bad))
+				FAIL("UD ibv_post_send failed");
+			sent++;
+		}
+		if (ibv_poll_cq(m->scq, 1, &wc) > 0) {
+			if (wc.status != IBV_WC_SUCCESS)
+				FAIL("UD SEND completed with %s", ibv_wc_status_str(wc.status));
+			done++;
+		}
+	}
+	return true;
+}
+
+/*
+ * The peer's datagrams, once both sides sent theirs: all of them, or on a
+ * lossy wire those that come before UD_QUIET_S without one.
+ */
+static bool ud_receive_all(const struct opts *o, struct phase_mem *m, uint32_t peer_qpn,
+			   const uint8_t *peer_gid)
+{
+	bool seen[UD_SENDS] = {};
+	int got = 0, twice = 0;
+	time_t end = time(NULL) + (o->lossy ? UD_QUIET_S : CQ_WAIT_S);
+	struct ibv_wc wc;
+	uint32_t seq;
+
+	while (got < UD_SENDS && time(NULL) <= end) {
+		if (ibv_poll_cq(m->rcq, 1, &wc) <= 0) {
+			usleep(20);
+			continue;
+		}
+		if (wc.wr_id >= UD_SENDS)
+			FAIL("a UD receive with wr_id %llu", (unsigned long long)wc.wr_id);
+		if (!ud_check(&wc, m->buf + wc.wr_id * (GRH_BYTES + SEND_BYTES), peer_qpn,
+			      peer_gid, &seq))
+			return false;
+		if (seen[seq]) {
+			if (!o->lossy)
+				FAIL("UD datagram %u arrived twice", seq);
+			twice++;
+		} else {
+			seen[seq] = true;
+			got++;
+		}
+		if (o->lossy)
+			end = time(NULL) + UD_QUIET_S;
+	}
+	if (got < UD_SENDS && (!o->lossy || !got))
+		FAIL("%d of %d UD datagrams arrived", got, UD_SENDS);
+	printf("# %d of %d UD datagrams each way arrived intact through their GRH%s\n", got,
+	       UD_SENDS, twice ? " (some twice: a duplicating wire)" : "");
+	return true;
+}
+
+/* A UD QP each side and an address handle of the peer's GID. */
+static bool ud_phase(struct node *n, const struct opts *o)
+{
+	const size_t slot = GRH_BYTES + SEND_BYTES;
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = SEND_DEPTH, .max_recv_wr = UD_SENDS,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_ah_attr ah_attr = {
+		.is_global = 1, .port_num = 1,
+		.grh = { .sgid_index = o->gid_index, .hop_limit = 64 },
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = UD_QKEY };
+	struct wire_info me = { .qps = htonl(1) }, peer;
+	struct ibv_qp *qp = NULL;
+	struct ibv_ah *ah = NULL;
+	struct phase_mem m = {};
+	bool ok = false;
+	int i;
+
+	memcpy(me.gid, n->me.gid, 16);
+	if (!phase_mem_get(n, &m, SEND_DEPTH, UD_SENDS, UD_SENDS * slot + SEND_DEPTH * SEND_BYTES))
+		goto out;
+	init.send_cq = m.scq;
+	init.recv_cq = m.rcq;
+	qp = ibv_create_qp(n->pd, &init);
+	if (!qp || ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				 IBV_QP_QKEY)) {
+		printf("# UD QP to INIT: %s\n", strerror(errno));
+		goto out;
+	}
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE)) {
+		printf("# UD QP to RTR: %s\n", strerror(errno));
+		goto out;
+	}
+	describe_qp(&me, 0, qp);
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = ntohl(me.psn[0]);
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN)) {
+		printf("# UD QP to RTS: %s\n", strerror(errno));
+		goto out;
+	}
+	if (!swap_info(n, &me, &peer))
+		goto out;
+	memcpy(ah_attr.grh.dgid.raw, peer.gid, 16);
+	ah = ibv_create_ah(n->pd, &ah_attr);
+	if (!ah) {
+		printf("# ibv_create_ah to the peer: %s\n", strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < UD_SENDS; i++) {
+		struct ibv_sge sge = { (uintptr_t)m.buf + i * slot, slot, m.mr->lkey };
+		struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+		if (ibv_post_recv(qp, &wr, &bad)) {
+			printf("# UD ibv_post_recv failed\n");
+			goto out;
+		}
+	}
+	/* Every receive is posted on both sides before the first datagram. */
+	ok = barrier(n) && ud_send_all(qp, ah, ntohl(peer.qpn[0]), &m) && barrier(n) &&
+	     ud_receive_all(o, &m, ntohl(peer.qpn[0]), peer.gid) && barrier(n);
+out:
+	if (ah)
+		ibv_destroy_ah(ah);
+	if (qp)
+		ibv_destroy_qp(qp);
+	phase_mem_put(&m);
+	return ok;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: verbs_peer [-d DEV] [-g GID_INDEX] [-q QPS 1..%d] [-s BYTES]\n"
-		"                  [-n SENDS] [-a ADDS] [-p PORT] [SERVER]\n", MAX_QPS);
+		"                  [-n SENDS] [-a ADDS] [-p PORT] [-l] [SERVER]\n", MAX_QPS);
 	exit(2);
 }
 
@@ -751,7 +1141,7 @@ int main(int argc, char **argv)
 	struct node n = { .sock = -1 };
 	int c, side;
 
-	while ((c = getopt(argc, argv, "d:g:q:s:n:a:p:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:q:s:n:a:p:l")) != -1) {
 		switch (c) {
 		case 'd': o.dev = optarg; break;
 		case 'g': o.gid_index = number(optarg, 0, 255); break;
@@ -760,6 +1150,7 @@ int main(int argc, char **argv)
 		case 'n': o.sends = number(optarg, 0, 100000000); break;
 		case 'a': o.adds = number(optarg, 0, 1000000); break;
 		case 'p': o.port = optarg; break;
+		case 'l': o.lossy = true; break;
 		default: usage();
 		}
 	}
@@ -769,7 +1160,7 @@ int main(int argc, char **argv)
 	side = o.server != NULL;
 	srand(getpid() ^ time(NULL));
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n1..7\n");
+	printf("TAP version 13\n1..9\n");
 	n.sock = connect_peer(&o);
 	result(n.sock >= 0 && open_node(&n, &o) && connect_qps(&n, &o), "connect");
 	if (!failed)
@@ -786,9 +1177,13 @@ int main(int argc, char **argv)
 		result(atomics(&n, &o), "atomics");
 	if (!failed)
 		result(window_phase(&n, &o, side), "windows");
-	for (c = n_test; c < 7; c++)
+	if (!failed)
+		result(srq_phase(&n, &o), "srq");
+	if (!failed)
+		result(ud_phase(&n, &o), "ud");
+	for (c = n_test; c < 9; c++)
 		printf("not ok %d verbs_peer.%s # not run: an earlier phase failed\n", c + 1,
 		       (const char *[]){ "", "send_recv", "write", "read", "immediate",
-				   "atomics", "windows" }[c]);
+				   "atomics", "windows", "srq", "ud" }[c]);
 	return failed;
 }
