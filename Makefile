@@ -31,10 +31,11 @@ selftests: deps
 check:
 	@LOAD=$(LOAD) scripts/check.sh
 
-# Loopback on one device, then two guests: XRNIC against rxe and TCP
-# (Documentation/performance.rst).
+# Loopback on one device, incast and a CE-marked flow, then two guests:
+# XRNIC against rxe and TCP (Documentation/performance.rst).
 bench:
 	@scripts/bench-loopback.sh
+	@scripts/bench-incast.sh
 	@scripts/bench-pair.sh
 
 lint: deps

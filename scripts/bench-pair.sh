@@ -57,6 +57,11 @@ figures() {
 }
 figures "$out/pair-xrnic.log" >"$out/pair-xrnic.fig"
 figures "$out/pair-rxe.log" >"$out/pair-rxe.fig"
+# The incast and the CE-marked flow, when scripts/bench-incast.sh ran first.
+for f in incast-xrnic ce; do
+	[[ ! -f $out/$f.fig ]] || cat "$out/$f.fig" >>"$out/pair-xrnic.fig"
+done
+[[ ! -f $out/incast-rxe.fig ]] || cat "$out/incast-rxe.fig" >>"$out/pair-rxe.fig"
 
 echo "bench: the device model alone on the host" >&2
 tools/xrnic-emu/build/bench_engine >"$out/engine.log"
@@ -87,6 +92,10 @@ rows() {
 	echo "cpu_device_write 65536 ms/GB -"
 	echo "cpu_device_read 65536 ms/GB -"
 	echo "cpu_device_send 65536 ms/GB -"
+	echo "incast_rdma_one 1048576 MB/s incast_tcp_one"
+	echo "incast_rdma_three 1048576 MB/s incast_tcp_three"
+	echo "incast_rdma_three_jain 1048576 index incast_tcp_three_jain"
+	echo "ib_write_bw_ce_marked 65536 MB/s -"
 }
 # tcp_of COUNTERPART BYTES: the TCP figure a row compares with, or null.
 tcp_of() {
@@ -94,6 +103,7 @@ tcp_of() {
 	tcp_bw) value "$out/pair-rxe.fig" tcp_bw 131072 ;;
 	tcp_lat) value "$out/pair-rxe.fig" tcp_lat "$2" ;;
 	cpu_*) value "$out/pair-rxe.fig" "${1}_tcp" 65536 ;;
+	incast_*) value "$out/pair-rxe.fig" "$1" "$2" ;;
 	*) echo null ;;
 	esac
 }
@@ -148,7 +158,7 @@ done
 : >"$out/latest-lat.dat"
 : >"$out/latest-cpu.dat"
 while read -r m b u t; do
-	case $u in us) f=lat ;; ms/GB) f=cpu ;; *) f=bw ;; esac
+	case $u in us) f=lat ;; ms/GB) f=cpu ;; index) continue ;; *) f=bw ;; esac
 	echo "$m/$b $(value "$out/pair-xrnic.fig" "$m" "$b") $(value "$out/pair-rxe.fig" "$m" "$b")" \
 		"$(tcp_of "$t" "$b")" | sed 's/null/NaN/g' >>"$out/latest-$f.dat"
 done < <(rows)
@@ -174,5 +184,7 @@ PLOT
 echo "(bandwidth: higher is better; latency, one way: lower is better; tcp: iperf3 and a"
 echo " TCP ping-pong on virtio-net; cpu_*: CPU ms per 10^9 bytes of 64 KiB messages, the"
 echo " initiator (guest 2, TCP's sender), the target (guest 1, TCP's receiver), both device"
-echo " models (host); engine/wire_write: the device model alone on the host)"
+echo " models (host); engine/wire_write: the device model alone on the host; incast_*: three"
+echo " senders into one, the receiver's intake, and Jain's index of the three; ce_marked: one"
+echo " flow whose every queued datagram is marked CE, against ib_write_bw 65536 unmarked)"
 echo "written: $out/latest.json, $out/latest.png"

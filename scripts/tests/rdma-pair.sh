@@ -5,8 +5,9 @@
 # Guest i's device is xrnic0, or rxe0 in a --rxe guest, which sets it up as
 # a user would: modprobe rdma_rxe, the address, rdma link add.  KTAP.
 
-# pair_setup: the NIC up with the guest's address, the RDMA device ready,
-# the peer answering pings.  Sets DEV, PEER (the other guest's name), PEER_IP.
+# pair_setup [PEER]: the NIC up with the guest's address, the RDMA device
+# ready, the peer answering pings.  Sets DEV, PEER (the other guest's name,
+# or the one given), PEER_IP.
 pair_setup() {
 	if [ "$XRDMA_RXE" = 1 ]; then
 		modprobe virtio_pci && modprobe virtio_net || { echo "modprobe virtio_net failed"; exit 1; }
@@ -23,7 +24,7 @@ pair_setup() {
 	if [ "$XRDMA_RXE" = 1 ]; then
 		rdma link add rxe0 type rxe netdev eth0 || { echo "rdma link add failed"; exit 1; }
 	fi
-	PEER=xrdma-vm$((3 - XRDMA_VM_INDEX))
+	PEER=${1:-xrdma-vm$((3 - XRDMA_VM_INDEX))}
 	PEER_IP=$(awk -v h="$PEER" '{ for (i = 2; i <= NF; i++) if ($i == h) print $1 }' /etc/hosts)
 	for i in $(seq 60); do ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && break; done
 	echo "# $(hostname): $DEV, $(rdma link show "$DEV/1")"

@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..32"
+echo "1..36"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -53,6 +53,11 @@ expect_usage_error "--virtio-net/--rxe: there is no guest 2" -- run --rxe 2 /etc
 expect_usage_error "--faults: 'drop=101'" -- run --faults drop=101 /etc/hostname
 expect_usage_error "--faults: 'lose=5'" -- run --faults lose=5 /etc/hostname
 expect_usage_error "--faults: 'seed=x'" -- run --faults seed=x /etc/hostname
+expect_usage_error "--ecn-threshold: '8388609'" -- run --ecn-threshold 8388609 /etc/hostname
+expect_usage_error "--ecn-threshold: '1k'" -- run --ecn-threshold 1k /etc/hostname
+expect_usage_error "--ecn-threshold: ''" -- run --ecn-threshold= /etc/hostname
+expect_usage_error "--ecn-threshold needs the switch" -- \
+	run --no-switch --ecn-threshold 0 /etc/hostname
 
 # A guest whose console shows what the debug kernel reports fails the run,
 # even though its script succeeds.

@@ -42,6 +42,7 @@ static const struct option xe_options[] = {
 	{ "faults",	required_argument, NULL, 'F' },
 	{ "pcap",	required_argument, NULL, 'p' },
 	{ "switch",	required_argument, NULL, 'S' },
+	{ "ecn-threshold", required_argument, NULL, 'E' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ }
 };
@@ -70,11 +71,15 @@ static void xe_usage(FILE *f)
 		"  --switch NAME          with --tap: join the host's switch NAME (1 to %d\n"
 		"                         characters), which carries frames between the\n"
 		"                         XRNICs on it in batches instead (default: none)\n"
+		"  --ecn-threshold BYTES  with --switch: mark CE while more than BYTES of\n"
+		"                         this port's datagrams wait at other ports,\n"
+		"                         0..%d (default %d; 0: whenever one waits)\n"
 		"  --help                 show this help\n"
 		"\n"
 		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
 		"(reported to the driver as events); SIGTERM or SIGINT end the model.\n",
-		XRNIC_MAX_VECTORS, XE_DEFAULT_VECTORS, XE_SWITCH_NAME_MAX);
+		XRNIC_MAX_VECTORS, XE_DEFAULT_VECTORS, XE_SWITCH_NAME_MAX, XE_SWITCH_SOCKBUF,
+		XE_SWITCH_MARK_BYTES);
 }
 
 static void __attribute__((noreturn)) xe_bad_option(const char *opt, const char *val,
@@ -195,12 +200,15 @@ struct xe_args {
 	const char *sw;
 	struct xe_faults faults;
 	bool have_guid;
+	long ecn_threshold;		/* -1: the switch's default */
 };
 
 static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_identity *id)
 {
 	int c;
 
+	static_assert(XE_SWITCH_SOCKBUF == 8388608, "--ecn-threshold's message");
+	a->ecn_threshold = -1;
 	id->num_vectors = XE_DEFAULT_VECTORS;
 	id->fw_version = XRNIC_FW_VERSION(1, 0, 0);
 	memcpy(id->mac, xe_default_mac, sizeof(id->mac));
@@ -249,6 +257,16 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 					      "expected a name of 1 to 64 characters without '/'");
 			a->sw = optarg;
 			break;
+		case 'E': {
+			unsigned long v;
+			const char *end = xe_parse_dec(optarg, XE_SWITCH_SOCKBUF, &v);
+
+			if (!end || *end)
+				xe_bad_option("ecn-threshold", optarg,
+					      "expected a number of bytes from 0 to 8388608");
+			a->ecn_threshold = v;
+			break;
+		}
 		case 'h':
 			xe_usage(stdout);
 			exit(0);
@@ -272,6 +290,10 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 	}
 	if (a->sw && !a->tap) {
 		fprintf(stderr, "xrnic-emu: --switch needs --tap (for the frames it does not take)\n");
+		exit(XE_EXIT_USAGE);
+	}
+	if (a->ecn_threshold >= 0 && !a->sw) {
+		fprintf(stderr, "xrnic-emu: --ecn-threshold needs --switch (which marks CE)\n");
 		exit(XE_EXIT_USAGE);
 	}
 	if (!a->have_guid) {
@@ -431,6 +453,8 @@ int main(int argc, char **argv)
 			close(tap.fd);
 			return XE_EXIT_USAGE;
 		}
+		if (args.ecn_threshold >= 0)
+			tap.sw.mark_bytes = args.ecn_threshold;
 	}
 	if (args.pcap) {
 		tap.pcap = xe_pcap_open(args.pcap);

@@ -499,6 +499,9 @@ TEST_F(emu, bad_option_values_exit_2_naming_the_option)
 		{ "--switch", "" }, { "--switch", "a/b" },
 		{ "--switch", "x1234567890123456789012345678901234567890123456789012345678901234" },
 		{ "--switch", "fine" },					/* no --tap */
+		{ "--ecn-threshold", "" }, { "--ecn-threshold", "8388609" },
+		{ "--ecn-threshold", "-1" }, { "--ecn-threshold", "1k" },
+		{ "--ecn-threshold", "0" },				/* no --switch */
 	};
 	size_t i;
 	pid_t pid;
@@ -522,7 +525,7 @@ TEST_F(emu, help_lists_every_option)
 {
 	static const char *const opts[] = {
 		"--socket", "--guest-ram", "--vectors", "--guid", "--mac", "--fw-version",
-		"--log", "--tap", "--faults", "--pcap", "--switch", "--help",
+		"--log", "--tap", "--faults", "--pcap", "--switch", "--ecn-threshold", "--help",
 	};
 	const char *args[] = { "--help", NULL };
 	size_t i;
