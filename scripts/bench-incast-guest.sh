@@ -1,10 +1,12 @@
 #!/bin/sh
 # Runs in each guest of the four-guest incast bench (scripts/bench-incast.sh,
 # with scripts/tests/rdma-pair.sh as /rdma-pair.sh): guests 1, 2 and 3 send
-# into guest 4 for RUN_S seconds each, first guest 1 alone, then the three
-# at once, with perftest ib_write_bw (1 MiB messages, 4 QPs) on the guests'
-# RDMA devices (XRNICs, or rxe with --rxe) and, on virtio-net (the rxe
-# run), with iperf3 over TCP the same way.  Guest 4 reads the bytes its
+# into guest 4, first guest 1 alone, then the three at once, with perftest
+# ib_write_bw (1 MiB messages, 4 QPs of MSGS each: a few seconds a flow) on
+# the guests' RDMA devices (XRNICs, or rxe with --rxe) and, on virtio-net
+# (the rxe run), with iperf3 over TCP for TCP_S seconds.  (perftest's
+# duration mode is no use here: a server whose time is up tears its QPs
+# down under a slower client's last WRITEs, which then fail.)  Guest 4 reads the bytes its
 # device received (an XRNIC's rx_bytes, or the net_device's) every
 # SAMPLE_S seconds: a phase's rate is the bytes between the first and the
 # last sample taken while bytes were coming, over the time between them:
@@ -16,9 +18,10 @@
 . /rdma-pair.sh
 RX=4
 SAMPLE_S=0.5
-RUN_S=8
+TCP_S=8
 pair_setup xrdma-vm$RX
-write_bw="ib_write_bw -d $DEV -x 1 -s 1048576 -q 4 -D $RUN_S -F"
+MSGS=$([ "$XRDMA_RXE" = 1 ] && echo 50 || echo 500)
+write_bw="ib_write_bw -d $DEV -x 1 -s 1048576 -q 4 -n $MSGS -F"
 
 # Bytes the receiving device has taken in.
 rx_bytes() {
@@ -104,7 +107,7 @@ phase() {
 send() {
 	for try in $(seq 300); do
 		case $1 in
-		tcp) timeout 300 iperf3 -c xrdma-vm$RX -p "$2" -t $RUN_S -f k >/tmp/send.log 2>&1 ;;
+		tcp) timeout 300 iperf3 -c xrdma-vm$RX -p "$2" -t $TCP_S -f k >/tmp/send.log 2>&1 ;;
 		*) timeout 300 $write_bw -p "$2" xrdma-vm$RX >/tmp/send.log 2>&1 ;;
 		esac
 		st=$?
