@@ -469,6 +469,9 @@ struct xr_gsi_wc {
  * @create_srq: create @srq with @srq->max_wr and @srq->max_sge (rounding
  *	them up as it grants them); may answer in @udata
  * @modify_srq: arm the SRQ's limit (0: disarm)
+ * @resize_srq: optional: move @srq to a ring of at least @max_wr WQEs,
+ *	keeping those posted, and set @srq->max_wr as granted; the driver
+ *	data of the request in @udata says where the new ring goes
  * @query_srq: read the SRQ's armed limit
  * @destroy_srq: destroy it
  * @create_ah: optional: answer the new address handle @ah in @udata (the
@@ -518,6 +521,8 @@ struct xr_device_ops {
 	int (*create_srq)(struct xr_device *xdev, struct xr_srq *srq,
 			  struct xr_udata *udata);
 	int (*modify_srq)(struct xr_device *xdev, struct xr_srq *srq, u32 limit);
+	int (*resize_srq)(struct xr_device *xdev, struct xr_srq *srq, u32 max_wr,
+			  struct xr_udata *udata);
 	int (*query_srq)(struct xr_device *xdev, struct xr_srq *srq, u32 *limit);
 	int (*destroy_srq)(struct xr_device *xdev, struct xr_srq *srq);
 	int (*create_ah)(struct xr_device *xdev, struct xr_ah *ah,
@@ -640,6 +645,7 @@ void xr_port_event(struct xr_device *xdev, u32 port, bool active);
 int xr_set_netdev(struct xr_device *xdev, u32 port, struct net_device *ndev);
 
 int xr_copy_to_udata(struct xr_udata *udata, const void *src, size_t len);
+int xr_copy_from_udata(void *dst, struct xr_udata *udata, size_t len);
 int xr_mmap_insert(struct xr_ufile *ufile, void *cpu_addr, size_t size,
 		   bool read_only, u64 *key);
 void xr_mmap_remove(struct xr_ufile *ufile, u64 key);

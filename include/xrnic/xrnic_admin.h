@@ -69,6 +69,7 @@ enum xrnic_admin_opcode {
 	XRNIC_ADMIN_QUERY_CC		= 28,
 	XRNIC_ADMIN_SET_CC		= 29,
 	XRNIC_ADMIN_QUERY_CLOCK		= 30,
+	XRNIC_ADMIN_RESIZE_SRQ		= 31,
 };
 
 /* Admin completion status */
@@ -361,6 +362,23 @@ struct xrnic_cmd_srq {
 };
 
 /*
+ * RESIZE_SRQ moves the SRQ to a new ring of depth entries and a new
+ * doorbell record, as CREATE_SRQ takes them.  The receive WQEs posted and
+ * not yet taken (the old record's pi minus the device's ci) are copied to
+ * the same indices of the new ring, and the new record is written with pi
+ * and ci; the device never reads the old ring or record again.  BAD_PARAM
+ * when the new depth is smaller than the WQEs posted or not above an armed
+ * limit.
+ */
+struct xrnic_cmd_resize_srq {
+	__le32	srqn;
+	__le32	depth;		/* power of two, 2 .. max_qp_wr */
+	__le64	ring_addr;
+	__le64	db_addr;	/* XRNIC_DB_RECORD_SIZE aligned */
+	__u8	reserved[32];
+};
+
+/*
  * CREATE_QP: rings are physically contiguous and page aligned.  With srqn (not 0) the QP
  * receives from that SRQ (of its PD): rq_depth, rq_addr and max_recv_sge
  * are then 0.
@@ -565,6 +583,7 @@ struct xrnic_aq_entry {
 		struct xrnic_cmd_set_gid set_gid;
 		struct xrnic_cmd_create_srq create_srq;
 		struct xrnic_cmd_srq srq;
+		struct xrnic_cmd_resize_srq resize_srq;
 		struct xrnic_cmd_mcast mcast;
 		struct xrnic_cmd_mw mw;
 		struct xrnic_cmd_cc cc;
@@ -688,6 +707,8 @@ static_assert(sizeof(struct xrnic_cmd_set_gid) == XRNIC_ADMIN_DATA_SIZE,
 static_assert(sizeof(struct xrnic_cmd_create_srq) == XRNIC_ADMIN_DATA_SIZE,
 	      "create_srq command size");
 static_assert(sizeof(struct xrnic_cmd_srq) == XRNIC_ADMIN_DATA_SIZE, "srq command size");
+static_assert(sizeof(struct xrnic_cmd_resize_srq) == XRNIC_ADMIN_DATA_SIZE,
+	      "resize_srq command size");
 static_assert(sizeof(struct xrnic_cmd_mcast) == XRNIC_ADMIN_DATA_SIZE, "mcast command size");
 static_assert(sizeof(struct xrnic_cmd_mw) == XRNIC_ADMIN_DATA_SIZE, "mw command size");
 static_assert(sizeof(struct xrnic_cmd_cc) == XRNIC_ADMIN_DATA_SIZE, "cc command size");

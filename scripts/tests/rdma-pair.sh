@@ -32,7 +32,15 @@ pair_setup() {
 	rc=0
 }
 
-say() { n=$((n + 1)); echo "$1 $n $2"; [ "$1" = ok ] || rc=1; }
+# say RESULT NAME: a KTAP line, then the seconds since the last one (where the time goes).
+say() {
+	n=$((n + 1))
+	t=$(cut -d. -f1 /proc/uptime)
+	echo "$1 $n $2"
+	echo "# $2: $((t - ${said:-t})) s"
+	said=$t
+	[ "$1" = ok ] || rc=1
+}
 
 # pair_run NAME SERVER PROG ARGS: guest SERVER runs "PROG -d DEV ARGS", the
 # other "PROG -d DEV ARGS PEER", retrying while the server does not listen

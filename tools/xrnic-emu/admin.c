@@ -72,6 +72,7 @@ static xe_cmd_fn *const xe_cmds[] = {
 	[XRNIC_ADMIN_QUERY_CC]		= xe_cmd_query_cc,
 	[XRNIC_ADMIN_SET_CC]		= xe_cmd_set_cc,
 	[XRNIC_ADMIN_QUERY_CLOCK]	= xe_query_clock,
+	[XRNIC_ADMIN_RESIZE_SRQ]	= xe_cmd_resize_srq,
 };
 
 static const char *const xe_status_name[] = {

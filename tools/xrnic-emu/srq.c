@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shared receive queues: CREATE_SRQ, DESTROY_SRQ, MODIFY_SRQ (the limit)
- * and QUERY_SRQ, and taking a receive WQE for one of the SRQ's QPs.  A WQE
+ * Shared receive queues: CREATE_SRQ, DESTROY_SRQ, MODIFY_SRQ (the limit),
+ * RESIZE_SRQ and QUERY_SRQ, and taking a receive WQE for one of the SRQ's QPs.  A WQE
  * is taken from the SRQ whole when a message's first packet arrives, so
  * that no other QP can take it while the message is partly in.
  */
@@ -100,6 +100,48 @@ uint8_t xe_cmd_modify_srq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	if (le32toh(cmd->srq.limit) >= srq->depth)
 		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "limit not below the depth");
 	srq->limit = le32toh(cmd->srq.limit);
+	return XRNIC_STATUS_OK;
+}
+
+uint8_t xe_cmd_resize_srq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
+			  struct xrnic_acq_entry *cpl)
+{
+	const struct xrnic_cmd_resize_srq *c = &cmd->resize_srq;
+	uint32_t depth = le32toh(c->depth), posted, i;
+	uint64_t ring = le64toh(c->ring_addr), db = le64toh(c->db_addr);
+	struct xrnic_srq_db *new_db;
+	uint8_t *ring_host;
+	struct xe_srq *srq;
+
+	(void)cpl;
+	if (!xe_all_zero(c->reserved, sizeof(c->reserved)))
+		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
+	srq = xe_srq_get(xe, le32toh(c->srqn));
+	if (!srq)
+		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such SRQ");
+	if (!xe_is_pow2(depth) || depth < XRNIC_MIN_RING_DEPTH || depth > XE_MAX_QP_WR)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "depth not a power of two in 2..max_qp_wr");
+	if (ring % XRNIC_RING_ALIGN || db % XRNIC_DB_RECORD_SIZE)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "ring or db_addr misaligned");
+	ring_host = xe_gm_ptr(&xe->mem, ring, (uint64_t)depth * XRNIC_RQE_SIZE);
+	new_db = (struct xrnic_srq_db *)xe_gm_ptr(&xe->mem, db, XRNIC_DB_RECORD_SIZE);
+	if (!ring_host || !new_db)
+		return xe_fail(xe, XRNIC_STATUS_BAD_ADDRESS, "ring or db_addr outside guest RAM");
+	posted = le32toh(__atomic_load_n(&srq->db->pi, __ATOMIC_ACQUIRE)) - srq->ci;
+	if (posted > srq->depth || posted > depth)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "fewer entries than WQEs posted");
+	if (srq->limit && depth <= srq->limit)
+		return xe_fail(xe, XRNIC_STATUS_BAD_PARAM, "depth not above the armed limit");
+	/* memmove: a guest may give overlapping rings; what it reads is its own. */
+	for (i = srq->ci; i != srq->ci + posted; i++)
+		memmove(ring_host + (size_t)(i & (depth - 1)) * XRNIC_RQE_SIZE,
+			srq->ring + (size_t)(i & (srq->depth - 1)) * XRNIC_RQE_SIZE,
+			XRNIC_RQE_SIZE);
+	__atomic_store_n(&new_db->ci, htole32(srq->ci), __ATOMIC_RELAXED);
+	__atomic_store_n(&new_db->pi, htole32(srq->ci + posted), __ATOMIC_RELEASE);
+	srq->ring = ring_host;
+	srq->db = new_db;
+	srq->depth = depth;
 	return XRNIC_STATUS_OK;
 }
 

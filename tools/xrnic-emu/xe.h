@@ -579,7 +579,8 @@ void xe_cq_drop_all(struct xe_dev *xe);
 void xe_cq_post(struct xe_dev *xe, uint32_t cqn, struct xrnic_cqe *cqe);
 
 /* srq.c */
-xe_cmd_fn xe_cmd_create_srq, xe_cmd_destroy_srq, xe_cmd_modify_srq, xe_cmd_query_srq;
+xe_cmd_fn xe_cmd_create_srq, xe_cmd_destroy_srq, xe_cmd_modify_srq, xe_cmd_resize_srq,
+	xe_cmd_query_srq;
 struct xe_srq *xe_srq_get(struct xe_dev *xe, uint32_t srqn);
 /* Copy the next WQE of srq into rqe and take it (0), or none (-ENOENT), or -EIO. */
 int xe_srq_take(struct xe_dev *xe, uint32_t srqn, struct xrnic_rqe *rqe);

@@ -179,6 +179,8 @@ static void xr_fill_device_resp(struct xr_device *xdev,
 	r->max_srq = a->max_srq;
 	r->max_srq_wr = a->max_srq ? a->max_qp_wr : 0;
 	r->max_srq_sge = a->max_srq ? a->max_sge : 0;
+	if (a->max_srq && xdev->ops->resize_srq)
+		r->device_cap_flags |= IB_UVERBS_DEVICE_SRQ_RESIZE;
 	r->max_mw = a->max_mw;
 	if (a->max_mw)
 		r->device_cap_flags |= IB_UVERBS_DEVICE_MEM_WINDOW |
@@ -1046,25 +1048,42 @@ err_free:
 	return ret;
 }
 
-/* IB_SRQ_MAX_WR (resizing) is not supported: the device's ring is fixed. */
+#define XR_SRQ_MAX_WR	1	/* IB_SRQ_MAX_WR */
 #define XR_SRQ_LIMIT	2	/* IB_SRQ_LIMIT */
 
+/*
+ * As rxe: a new size first (the driver answers the new ring through the
+ * request's driver data), then the limit, checked against the new size.
+ */
 static int xr_cmd_modify_srq(struct xr_cmd *cmd)
 {
+	struct xr_device *xdev = cmd->xdev;
 	struct ib_uverbs_modify_srq req;
 	struct xr_srq *srq;
+	int ret;
 
 	xr_cmd_in(cmd, &req, sizeof(req));
 	srq = xr_uobj_lookup(cmd->ufile, req.srq_handle, XR_OBJ_SRQ);
 	if (!srq)
 		return -EINVAL;
-	if (req.attr_mask & ~XR_SRQ_LIMIT)
-		return -EOPNOTSUPP;
+	if (req.attr_mask & ~(XR_SRQ_MAX_WR | XR_SRQ_LIMIT))
+		return -EINVAL;
+	if (req.attr_mask & XR_SRQ_MAX_WR) {
+		if (!xdev->ops->resize_srq)
+			return -EOPNOTSUPP;
+		if (!req.max_wr || req.max_wr > xdev->attr.max_qp_wr)
+			return -EINVAL;
+		if ((req.attr_mask & XR_SRQ_LIMIT) && req.srq_limit >= req.max_wr)
+			return -EINVAL;
+		ret = xdev->ops->resize_srq(xdev, srq, req.max_wr, &cmd->udata);
+		if (ret)
+			return ret;
+	}
 	if (!(req.attr_mask & XR_SRQ_LIMIT))
 		return 0;
 	if (req.srq_limit >= srq->max_wr)
 		return -EINVAL;
-	return cmd->xdev->ops->modify_srq(cmd->xdev, srq, req.srq_limit);
+	return xdev->ops->modify_srq(xdev, srq, req.srq_limit);
 }
 
 static int xr_cmd_query_srq(struct xr_cmd *cmd)

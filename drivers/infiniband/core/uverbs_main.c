@@ -541,6 +541,24 @@ int xr_copy_to_udata(struct xr_udata *udata, const void *src, size_t len)
 }
 EXPORT_SYMBOL_GPL(xr_copy_to_udata);
 
+/**
+ * xr_copy_from_udata - read the driver's part of a command
+ * @dst: where it goes
+ * @udata: from the command
+ * @len: its size: a request with less is refused
+ *
+ * Return: 0, -EINVAL if the request is too short, or -EFAULT.
+ */
+int xr_copy_from_udata(void *dst, struct xr_udata *udata, size_t len)
+{
+	if (udata->inlen < len)
+		return -EINVAL;
+	if (copy_from_user(dst, udata->inbuf, len))
+		return -EFAULT;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xr_copy_from_udata);
+
 static void xr_uverbs_dev_release(struct device *dev)
 {
 	struct xr_uverbs_dev *udev = to_udev(dev);

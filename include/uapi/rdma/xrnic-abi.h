@@ -86,6 +86,27 @@ struct xrnic_create_srq_resp {
 };
 
 /*
+ * MODIFY_SRQ with IB_SRQ_MAX_WR (a resize), driver data: where the kernel
+ * writes struct xrnic_resize_srq_resp, as rxe's modify takes it (the
+ * command has no answer of its own).  Without it the resize is refused.
+ */
+struct xrnic_modify_srq {
+	__aligned_u64 resp_addr;
+};
+
+/*
+ * The resized SRQ's new ring, to map in place of the old one (whose
+ * mapping the device no longer reads), with the size granted.
+ */
+struct xrnic_resize_srq_resp {
+	__aligned_u64 ring_mmap_key;
+	__u32 ring_size;
+	__u32 db_offset;
+	__u32 max_wr;
+	__u32 reserved;
+};
+
+/*
  * CREATE_AH: the next hop's Ethernet address, which the core resolved; the
  * library writes it with the rest of the address into each UD work request
  * (the device keeps no address handles).

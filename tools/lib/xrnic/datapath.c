@@ -135,9 +135,9 @@ static int xrnic_build_sqe(struct xrnic_qp *qp, const struct ibv_send_wr *wr,
 }
 
 /* Free slots: the device's consumer index says what it has finished. */
-static uint32_t xrnic_wq_room(const struct xrnic_wq *wq, const uint32_t *ci_le)
+static uint32_t xrnic_wq_room(const struct xrnic_wq *wq)
 {
-	uint32_t ci = le32toh(__atomic_load_n(ci_le, __ATOMIC_ACQUIRE));
+	uint32_t ci = le32toh(__atomic_load_n(wq->ci_le, __ATOMIC_ACQUIRE));
 
 	return wq->depth - (wq->pi - ci);
 }
@@ -151,7 +151,7 @@ int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 	int ret = 0, n = 0;
 
 	pthread_spin_lock(&sq->lock);
-	room = xrnic_wq_room(sq, &qp->db->sq_ci);
+	room = xrnic_wq_room(sq);
 	for (; wr; wr = wr->next, n++) {
 		if (!room--) {
 			ret = ENOMEM;
@@ -165,7 +165,7 @@ int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 	}
 	if (n) {
 		/* The WQEs before the index that publishes them. */
-		__atomic_store_n(&qp->db->sq_pi, htole32(sq->pi), __ATOMIC_RELEASE);
+		__atomic_store_n(sq->pi_le, htole32(sq->pi), __ATOMIC_RELEASE);
 		xrnic_ring_doorbell(to_xctx(ibqp->context));
 	}
 	pthread_spin_unlock(&sq->lock);
@@ -174,13 +174,8 @@ int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 	return ret;
 }
 
-/*
- * Receive WQEs into wq, published through the producer index at pi_le,
- * with the device's consumer index at ci_le: a QP's receive queue or an
- * SRQ.
- */
-static int xrnic_post_rqes(struct ibv_context *ibctx, struct xrnic_wq *wq, uint32_t *pi_le,
-			   const uint32_t *ci_le, struct ibv_recv_wr *wr,
+/* Receive WQEs into wq: a QP's receive queue or an SRQ. */
+static int xrnic_post_rqes(struct ibv_context *ibctx, struct xrnic_wq *wq, struct ibv_recv_wr *wr,
 			   struct ibv_recv_wr **bad)
 {
 	struct xrnic_rqe r;
@@ -188,7 +183,13 @@ static int xrnic_post_rqes(struct ibv_context *ibctx, struct xrnic_wq *wq, uint3
 	int ret = 0, n = 0, i;
 
 	pthread_spin_lock(&wq->lock);
-	room = xrnic_wq_room(wq, ci_le);
+	/* An SRQ whose new ring could not be mapped (xrnic_modify_srq). */
+	if (!wq->ring) {
+		pthread_spin_unlock(&wq->lock);
+		*bad = wr;
+		return EIO;
+	}
+	room = xrnic_wq_room(wq);
 	for (; wr; wr = wr->next, n++) {
 		if (!room--) {
 			ret = ENOMEM;
@@ -207,7 +208,7 @@ static int xrnic_post_rqes(struct ibv_context *ibctx, struct xrnic_wq *wq, uint3
 		       sizeof(r));
 	}
 	if (n) {
-		__atomic_store_n(pi_le, htole32(wq->pi), __ATOMIC_RELEASE);
+		__atomic_store_n(wq->pi_le, htole32(wq->pi), __ATOMIC_RELEASE);
 		xrnic_ring_doorbell(to_xctx(ibctx));
 	}
 	pthread_spin_unlock(&wq->lock);
@@ -225,14 +226,14 @@ int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv
 		*bad = wr;
 		return EINVAL;
 	}
-	return xrnic_post_rqes(ibqp->context, &qp->rq, &qp->db->rq_pi, &qp->db->rq_ci, wr, bad);
+	return xrnic_post_rqes(ibqp->context, &qp->rq, wr, bad);
 }
 
 int xrnic_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
 	struct xrnic_srq *srq = to_xsrq(ibsrq);
 
-	return xrnic_post_rqes(ibsrq->context, &srq->wq, &srq->db->pi, &srq->db->ci, wr, bad);
+	return xrnic_post_rqes(ibsrq->context, &srq->wq, wr, bad);
 }
 
 void xrnic_qp_reset_queues(struct xrnic_qp *qp)

@@ -37,7 +37,7 @@ static void xrnic_wr_start(struct ibv_qp_ex *qpx)
 static struct xrnic_sqe *xrnic_wr_new(struct ibv_qp_ex *qpx, uint8_t opcode)
 {
 	struct xrnic_qp *qp = to_xqpx(qpx);
-	uint32_t ci = le32toh(__atomic_load_n(&qp->db->sq_ci, __ATOMIC_ACQUIRE));
+	uint32_t ci = le32toh(__atomic_load_n(qp->sq.ci_le, __ATOMIC_ACQUIRE));
 	struct xrnic_sqe *w;
 
 	if (qp->wr_err)
@@ -245,7 +245,7 @@ static int xrnic_wr_complete(struct ibv_qp_ex *qpx)
 	if (err) {
 		qp->sq.pi = qp->wr_start_pi;	/* none of them */
 	} else if (qp->sq.pi != qp->wr_start_pi) {
-		__atomic_store_n(&qp->db->sq_pi, htole32(qp->sq.pi), __ATOMIC_RELEASE);
+		__atomic_store_n(qp->sq.pi_le, htole32(qp->sq.pi), __ATOMIC_RELEASE);
 		xrnic_ring_doorbell(to_xctx(qpx->qp_base.context));
 	}
 	pthread_spin_unlock(&qp->sq.lock);

@@ -251,11 +251,14 @@ static int xrnic_destroy_cq(struct ibv_cq *ibcq)
 	return 0;
 }
 
-static void xrnic_wq_init(struct xrnic_wq *wq, uint8_t *ring, uint32_t depth, uint32_t max_sge)
+static void xrnic_wq_init(struct xrnic_wq *wq, uint8_t *ring, uint32_t depth, uint32_t max_sge,
+			  uint32_t *pi_le, const uint32_t *ci_le)
 {
 	wq->ring = ring;
 	wq->depth = depth;
 	wq->max_sge = max_sge;
+	wq->pi_le = pi_le;
+	wq->ci_le = ci_le;
 	pthread_spin_init(&wq->lock, PTHREAD_PROCESS_PRIVATE);
 }
 
@@ -330,8 +333,10 @@ static struct ibv_qp *xrnic_create_qp_ex(struct ibv_context *ibctx,
 		goto err_destroy;
 	qp->db = (struct xrnic_qp_db *)(qp->sq_map.buf + resp.drv.db_offset);
 	/* The granted sizes, as the kernel answered them. */
-	xrnic_wq_init(&qp->sq, qp->sq_map.buf, resp.ibv.max_send_wr, resp.ibv.max_send_sge);
-	xrnic_wq_init(&qp->rq, qp->rq_map.buf, resp.ibv.max_recv_wr, resp.ibv.max_recv_sge);
+	xrnic_wq_init(&qp->sq, qp->sq_map.buf, resp.ibv.max_send_wr, resp.ibv.max_send_sge,
+		      &qp->db->sq_pi, &qp->db->sq_ci);
+	xrnic_wq_init(&qp->rq, qp->rq_map.buf, resp.ibv.max_recv_wr, resp.ibv.max_recv_sge,
+		      &qp->db->rq_pi, &qp->db->rq_ci);
 	qp->max_inline = resp.ibv.max_inline_data;
 	qp->sq_sig_all = attr->sq_sig_all;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
@@ -406,6 +411,7 @@ static struct ibv_srq *xrnic_create_srq(struct ibv_pd *pd, struct ibv_srq_init_a
 {
 	struct xrnic_create_srq_answer resp = {};
 	struct ibv_create_srq cmd;
+	struct xrnic_srq_db *db;
 	struct xrnic_srq *srq;
 	int ret;
 
@@ -419,9 +425,9 @@ static struct ibv_srq *xrnic_create_srq(struct ibv_pd *pd, struct ibv_srq_init_a
 	ret = xrnic_map(pd->context, &srq->map, resp.drv.ring_mmap_key, resp.drv.ring_size);
 	if (ret)
 		goto err_destroy;
-	srq->db = (struct xrnic_srq_db *)(srq->map.buf + resp.drv.db_offset);
+	db = (struct xrnic_srq_db *)(srq->map.buf + resp.drv.db_offset);
 	/* The granted sizes, as the kernel answered them (and ibv_cmd_create_srq() tells). */
-	xrnic_wq_init(&srq->wq, srq->map.buf, resp.ibv.max_wr, resp.ibv.max_sge);
+	xrnic_wq_init(&srq->wq, srq->map.buf, resp.ibv.max_wr, resp.ibv.max_sge, &db->pi, &db->ci);
 	return &srq->ibv_srq;
 
 err_destroy:
@@ -432,11 +438,47 @@ err_free:
 	return NULL;
 }
 
-static int xrnic_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)
-{
-	struct ibv_modify_srq cmd;
+struct xrnic_modify_srq_cmd {
+	struct ibv_modify_srq ibv;
+	struct xrnic_modify_srq drv;
+};
 
-	return ibv_cmd_modify_srq(srq, attr, mask, &cmd, sizeof(cmd));
+/*
+ * A resize, under the SRQ's lock: the kernel writes the new ring's key to
+ * ring, the device copies the WQEs posted and not yet taken to it, and the
+ * library maps it in place of the old one.  If that mapping fails the SRQ
+ * can take no more WQEs (post_srq_recv answers EIO): the device has left
+ * the old ring.
+ */
+static int xrnic_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
+{
+	struct xrnic_srq *srq = to_xsrq(ibsrq);
+	struct xrnic_resize_srq_resp ring = {};
+	struct xrnic_modify_srq_cmd cmd = {};
+	struct xrnic_map map = {};
+	struct xrnic_srq_db *db;
+	int ret;
+
+	if (!(mask & IBV_SRQ_MAX_WR))
+		return ibv_cmd_modify_srq(ibsrq, attr, mask, &cmd.ibv, sizeof(cmd));
+	cmd.drv.resp_addr = (uintptr_t)&ring;
+	pthread_spin_lock(&srq->wq.lock);
+	ret = ibv_cmd_modify_srq(ibsrq, attr, mask, &cmd.ibv, sizeof(cmd));
+	if (ret)
+		goto out;
+	ret = xrnic_map(ibsrq->context, &map, ring.ring_mmap_key, ring.ring_size);
+	xrnic_unmap(&srq->map);
+	srq->map = map;
+	srq->wq.ring = map.buf;
+	if (ret)
+		goto out;
+	db = (struct xrnic_srq_db *)(map.buf + ring.db_offset);
+	srq->wq.depth = ring.max_wr;
+	srq->wq.pi_le = &db->pi;
+	srq->wq.ci_le = &db->ci;
+out:
+	pthread_spin_unlock(&srq->wq.lock);
+	return ret;
 }
 
 static int xrnic_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)

@@ -38,11 +38,14 @@ struct xrnic_cq {
 	struct xrnic_cqe cur;		/* extended CQ: the completion being read */
 };
 
+/* A send or receive queue, or an SRQ; its ring and doorbell record change under lock. */
 struct xrnic_wq {
 	uint8_t *ring;
 	uint32_t depth;
 	uint32_t pi;			/* free-running producer index */
 	uint32_t max_sge;
+	uint32_t *pi_le;		/* where pi is published, in the doorbell record */
+	const uint32_t *ci_le;		/* the device's consumer index there */
 	pthread_spinlock_t lock;
 };
 
@@ -50,7 +53,6 @@ struct xrnic_wq {
 struct xrnic_srq {
 	struct ibv_srq ibv_srq;
 	struct xrnic_map map;
-	struct xrnic_srq_db *db;
 	struct xrnic_wq wq;
 };
 

@@ -175,6 +175,12 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 		if (empty || !xe_pd_get(xe, xe->srq[i].pdn) || xe->srq[i].refs != srq_refs[i] ||
 		    xe->srq[i].limit >= xe->srq[i].depth)
 			abort();
+		/* Its ring and record, also after a resize, inside guest RAM. */
+		fuzz_check_ring(&(struct xe_ring){ .host = xe->srq[i].ring,
+						   .depth = xe->srq[i].depth },
+				XRNIC_RQE_SIZE, xe->mem.base);
+		fuzz_check_ring(&(struct xe_ring){ .host = (uint8_t *)xe->srq[i].db, .depth = 1 },
+				XRNIC_DB_RECORD_SIZE, xe->mem.base);
 		pd_refs[xe->srq[i].pdn]++;
 	}
 	for (i = 0; i <= XE_MAX_PD; i++)

@@ -73,7 +73,8 @@ qp_rtr_mask=$((0x1 | 0x80 | 0x100 | 0x1000 | 0x8000 | 0x20000 | 0x100000))
   cmd 13 15; } >"$out/seed-objects"
 
 # An SRQ (depth 4 at 0, its record at 0x800) and an RC QP on it, a UD QP
-# given its Q_Key and attached to group ff0e::3, the SRQ's limit, and the
+# given its Q_Key and attached to group ff0e::3, the SRQ's limit, a resize
+# to 8 at 0 (record 0xa00) and one to 2 (not above the limit), and the
 # teardown (the SRQ busy first, the UD QP busy until detached).
 { hdr 16 16; le 8 0x1000; le 8 0x2000
   cmd 3 1
@@ -84,6 +85,8 @@ qp_rtr_mask=$((0x1 | 0x80 | 0x100 | 0x1000 | 0x8000 | 0x20000 | 0x100000))
   cmd 10 6 4 3 4 $((0x1 | 0x10 | 0x20 | 0x40)) 4 0x11111111 4 0 4 0 2 0 1 1 1 0 1 0 1 0 1 0 1 0 1 0 1 0 8 0 8 0 1 0 1 0 1 0 1 1
   cmd 22 7 4 1 4 2
   cmd 23 8 4 1
+  cmd 31 16 4 1 4 8 8 0 8 0xa00
+  cmd 31 17 4 1 4 2 8 0 8 0xa00
   cmd 24 13 4 3 4 0 8 0x0eff 8 $((3 << 56))
   cmd 12 14 4 3
   cmd 25 15 4 3 4 0 8 0x0eff 8 $((3 << 56))

@@ -4,7 +4,8 @@
  * receiving from one SRQ, fed by loopback.c's RC pair.  WQEs are taken in
  * order by whichever QP needs one, an empty SRQ is an RNR, the limit
  * raises one event, a QP leaving for ERR leaves the SRQ's WQEs alone and
- * says so (LAST_WQE), and the commands check what they are given.
+ * says so (LAST_WQE), a resize carries the WQEs not yet taken to the new
+ * ring, and the commands check what they are given.
  */
 #include "xe_fixture.h"
 #include "loopback.h"
@@ -14,12 +15,16 @@
 #define DEPTH		XE_LB_DEPTH
 #define SRQ_RING	XE_LB_QP(6)
 #define SRQ_DB		XE_LB_QP_DB(6)
+#define NEW_RING	XE_LB_QP(7)	/* up to 32 RQEs, then the record */
+#define NEW_DB		(NEW_RING + XE_LB_PAGE)
 
 struct srq {
 	struct xe_lb lb;
 	uint32_t srqn;
 	uint32_t qpn[2];	/* receiving from the SRQ, peers of lb.qpn[0], [1] */
 	uint32_t cq_ci, aenq_ci;
+	uint64_t ring, db;	/* where the SRQ's ring and record are now */
+	uint32_t depth;
 };
 
 static uint8_t *gpa(struct _test_data_dev *self, uint64_t a)
@@ -54,6 +59,9 @@ static uint8_t srq_setup(struct _test_data_dev *self, struct srq *t, uint8_t rnr
 	int i;
 
 	memset(t, 0, sizeof(*t));
+	t->ring = SRQ_RING;
+	t->db = SRQ_DB;
+	t->depth = DEPTH;
 	st = xe_lb_setup(&self->xe, &t->lb, 4 * XE_LB_PAGE, rnr_retry);
 	if (st)
 		return st;
@@ -81,12 +89,12 @@ static struct xrnic_srq_db *srq_db(struct _test_data_dev *self)
 	return (void *)gpa(self, SRQ_DB);
 }
 
-static void post_srq(struct _test_data_dev *self, uint64_t wr_id, uint64_t addr, uint32_t len,
-		     uint32_t key)
+static void post_srq(struct _test_data_dev *self, struct srq *t, uint64_t wr_id, uint64_t addr,
+		     uint32_t len, uint32_t key)
 {
-	struct xrnic_srq_db *db = srq_db(self);
+	struct xrnic_srq_db *db = (void *)gpa(self, t->db);
 	uint32_t pi = le32toh(db->pi);
-	struct xrnic_rqe *r = (void *)gpa(self, SRQ_RING + (pi % DEPTH) * XRNIC_RQE_SIZE);
+	struct xrnic_rqe *r = (void *)gpa(self, t->ring + (pi % t->depth) * XRNIC_RQE_SIZE);
 
 	memset(r, 0, sizeof(*r));
 	r->wr_id = htole64(wr_id);
@@ -138,8 +146,8 @@ TEST_F(dev, two_qps_take_the_srqs_wqes_in_order)
 	struct srq t;
 
 	ASSERT_EQ(0, srq_setup(self, &t, 0));
-	post_srq(self, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
-	post_srq(self, 0x72, BUF + 2 * XE_LB_PAGE, 100, t.lb.key);
+	post_srq(self, &t, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
+	post_srq(self, &t, 0x72, BUF + 2 * XE_LB_PAGE, 100, t.lb.key);
 	/* QP 1 sends to SRQ QP 1 first: it gets the first WQE. */
 	send_from(self, &t, 1, 1, 10);
 	ASSERT_NE(NULL, c = poll_cq(self, &t));
@@ -171,7 +179,7 @@ TEST_F(dev, an_empty_srq_is_an_rnr_and_a_posted_wqe_ends_it)
 	EXPECT_EQ(NULL, poll_cq(self, &t));
 	EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_RNR_NAKS_SENT]);
 	EXPECT_EQ(XE_TIMER_RNR, qp0->req.timer);
-	post_srq(self, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
+	post_srq(self, &t, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
 	qp0->req.wait_until = 1;
 	xe_doorbell(&self->xe, 1);
 	while (xe_dev_poll(&self->xe) == 0)
@@ -190,7 +198,7 @@ TEST_F(dev, the_limit_raises_one_event_and_disarms)
 
 	ASSERT_EQ(0, srq_setup(self, &t, 0));
 	for (i = 0; i < 4; i++)
-		post_srq(self, 0x70 + i, BUF + XE_LB_PAGE, 100, t.lb.key);
+		post_srq(self, &t, 0x70 + i, BUF + XE_LB_PAGE, 100, t.lb.key);
 	EXPECT_EQ(XRNIC_STATUS_BAD_PARAM,
 		  srq_cmd(self, &t, XRNIC_ADMIN_MODIFY_SRQ, t.srqn, DEPTH, NULL));
 	ASSERT_EQ(0, srq_cmd(self, &t, XRNIC_ADMIN_MODIFY_SRQ, t.srqn, 3, NULL));
@@ -219,7 +227,7 @@ TEST_F(dev, a_qp_leaving_for_err_leaves_the_srq_alone_and_says_so)
 	struct srq t;
 
 	ASSERT_EQ(0, srq_setup(self, &t, 0));
-	post_srq(self, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
+	post_srq(self, &t, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
 	a.qpn = htole32(t.qpn[0]);
 	ASSERT_EQ(0, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_MODIFY_QP, &a, NULL));
 	ASSERT_NE(NULL, e = next_event(self, &t));
@@ -251,7 +259,7 @@ TEST_F(dev, a_ud_datagram_too_big_for_its_srq_wqe_fails_it)
 	ASSERT_EQ(0, xe_lb_create_qp(&self->xe, &t.lb, 5, XRNIC_QPT_UD, t.srqn, &ud[1]));
 	ASSERT_EQ(0, xe_lb_ud_rts(&self->xe, &t.lb, ud[0], 5));
 	ASSERT_EQ(0, xe_lb_ud_rts(&self->xe, &t.lb, ud[1], 5));
-	post_srq(self, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
+	post_srq(self, &t, 0x71, BUF + XE_LB_PAGE, 100, t.lb.key);
 	w.dest_qpn = htole32(ud[1]);
 	memcpy(w.ud.av.dgid, self->xe.gid[0].gid, 16);
 	memcpy(w.ud.av.dmac, self->xe.id.mac, 6);
@@ -262,6 +270,117 @@ TEST_F(dev, a_ud_datagram_too_big_for_its_srq_wqe_fails_it)
 	EXPECT_EQ(0x71, le64toh(c->wr_id));
 	EXPECT_EQ(XRNIC_WC_LOC_LEN_ERR, c->status);
 	EXPECT_EQ(1, le32toh(srq_db(self)->ci));
+}
+
+static uint8_t resize(struct _test_data_dev *self, struct srq *t, uint32_t depth)
+{
+	struct xrnic_cmd_resize_srq c = {
+		.srqn = htole32(t->srqn), .depth = htole32(depth),
+		.ring_addr = htole64(NEW_RING), .db_addr = htole64(NEW_DB),
+	};
+	uint8_t st = xe_lb_admin(&self->xe, &t->lb, XRNIC_ADMIN_RESIZE_SRQ, &c, NULL);
+
+	if (!st) {
+		t->ring = NEW_RING;
+		t->db = NEW_DB;
+		t->depth = depth;
+	}
+	return st;
+}
+
+/*
+ * Growing and shrinking: the WQEs posted and not taken move to the same
+ * indices of the new ring (wrapping at its depth), the new record starts
+ * with pi and ci, and the old ring and record are never read or written
+ * again.
+ */
+TEST_F(dev, a_resize_carries_the_wqes_not_yet_taken)
+{
+	struct xrnic_srq_db *new_db = (void *)gpa(self, NEW_DB);
+	struct xrnic_cqe *c;
+	struct srq t;
+	int i;
+
+	ASSERT_EQ(0, srq_setup(self, &t, 0));
+	for (i = 0; i < 3; i++)
+		post_srq(self, &t, 0x71 + i, BUF + XE_LB_PAGE, 100, t.lb.key);
+	send_from(self, &t, 0, 1, 10);
+	ASSERT_NE(NULL, c = poll_cq(self, &t));
+	EXPECT_EQ(0x71, le64toh(c->wr_id));
+	ASSERT_NE(NULL, poll_cq(self, &t));			/* the SEND */
+	ASSERT_EQ(0, resize(self, &t, 32));
+	EXPECT_EQ(3, le32toh(new_db->pi));
+	EXPECT_EQ(1, le32toh(new_db->ci));
+	/* A WQE posted to the old ring now is not the device's any more. */
+	post_srq(self, &(struct srq){ .ring = SRQ_RING, .db = SRQ_DB, .depth = DEPTH },
+		 0x99, BUF, 100, t.lb.key);
+	post_srq(self, &t, 0x74, BUF + XE_LB_PAGE, 100, t.lb.key);
+	for (i = 0; i < 3; i++) {
+		send_from(self, &t, i & 1, 2 + i, 10);
+		ASSERT_NE(NULL, c = poll_cq(self, &t));
+		EXPECT_EQ(XRNIC_WC_RECV, c->opcode);
+		EXPECT_EQ(0x72 + i, le64toh(c->wr_id));
+		ASSERT_NE(NULL, poll_cq(self, &t));
+	}
+	EXPECT_EQ(4, le32toh(new_db->ci));
+	EXPECT_EQ(1, le32toh(srq_db(self)->ci));
+	/* Shrinking to 2 with one posted: index 4 lands in slot 0 of 2. */
+	post_srq(self, &t, 0x75, BUF + XE_LB_PAGE, 100, t.lb.key);
+	ASSERT_EQ(0, resize(self, &t, 2));
+	send_from(self, &t, 0, 9, 10);
+	ASSERT_NE(NULL, c = poll_cq(self, &t));
+	EXPECT_EQ(0x75, le64toh(c->wr_id));
+	EXPECT_EQ(5, le32toh(new_db->ci));
+}
+
+TEST_F(dev, a_resize_checks_its_fields_the_wqes_posted_and_the_limit)
+{
+	struct xrnic_cmd_resize_srq c = {
+		.depth = htole32(32), .ring_addr = htole64(NEW_RING), .db_addr = htole64(NEW_DB),
+	};
+	struct xrnic_cqe *cqe;
+	struct srq t;
+	int i;
+
+	ASSERT_EQ(0, srq_setup(self, &t, 0));
+	c.srqn = htole32(t.srqn);
+#define BAD(status, field, value) do {						\
+		struct xrnic_cmd_resize_srq b = c;				\
+		b.field = value;						\
+		EXPECT_EQ(status, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_RESIZE_SRQ,	\
+					      &b, NULL)) TH_LOG("%s", #field);	\
+	} while (0)
+	BAD(XRNIC_STATUS_BAD_PARAM, depth, htole32(24));
+	BAD(XRNIC_STATUS_BAD_PARAM, depth, htole32(1));
+	BAD(XRNIC_STATUS_BAD_PARAM, depth, htole32(2 * XE_MAX_QP_WR));
+	BAD(XRNIC_STATUS_BAD_PARAM, ring_addr, htole64(NEW_RING + 64));
+	BAD(XRNIC_STATUS_BAD_PARAM, db_addr, htole64(NEW_DB + 8));
+	BAD(XRNIC_STATUS_BAD_ADDRESS, ring_addr, htole64(RAM_SIZE));
+	BAD(XRNIC_STATUS_BAD_ADDRESS, db_addr, htole64(RAM_SIZE));
+	BAD(XRNIC_STATUS_NOT_FOUND, srqn, htole32(t.srqn + 1));
+	BAD(XRNIC_STATUS_NOT_FOUND, srqn, 0);
+	BAD(XRNIC_STATUS_MALFORMED, reserved[31], 1);
+	/* Five posted: four entries are too few; with 4 armed, 4 is not above it. */
+	for (i = 0; i < 5; i++)
+		post_srq(self, &t, 0x71 + i, BUF + XE_LB_PAGE, 100, t.lb.key);
+	BAD(XRNIC_STATUS_BAD_PARAM, depth, htole32(4));
+	ASSERT_EQ(0, srq_cmd(self, &t, XRNIC_ADMIN_MODIFY_SRQ, t.srqn, 4, NULL));
+	send_from(self, &t, 0, 1, 10);
+	ASSERT_NE(NULL, cqe = poll_cq(self, &t));
+	EXPECT_EQ(0x71, le64toh(cqe->wr_id));
+	ASSERT_NE(NULL, poll_cq(self, &t));
+	BAD(XRNIC_STATUS_BAD_PARAM, depth, htole32(4));
+	/* A record whose pi runs more than a ring ahead. */
+	srq_db(self)->pi = htole32(1 + DEPTH + 1);
+	BAD(XRNIC_STATUS_BAD_PARAM, depth, htole32(32));
+	srq_db(self)->pi = htole32(5);
+#undef BAD
+	/* Nothing moved: the old ring still feeds the QPs. */
+	EXPECT_EQ(0, le32toh(((struct xrnic_srq_db *)gpa(self, NEW_DB))->pi));
+	send_from(self, &t, 1, 2, 10);
+	ASSERT_NE(NULL, cqe = poll_cq(self, &t));
+	EXPECT_EQ(0x72, le64toh(cqe->wr_id));
+	EXPECT_EQ(2, le32toh(srq_db(self)->ci));
 }
 
 TEST_F(dev, srq_commands_check_their_fields_and_references)

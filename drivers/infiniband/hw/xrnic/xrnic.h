@@ -352,6 +352,8 @@ int xrnic_cmd_query_qp(struct xrnic_dev *xn, u32 qpn,
 int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn);
 int xrnic_cmd_create_srq(struct xrnic_dev *xn,
 			 const struct xrnic_cmd_create_srq *create, u32 *srqn);
+int xrnic_cmd_resize_srq(struct xrnic_dev *xn,
+			 const struct xrnic_cmd_resize_srq *resize);
 int xrnic_cmd_srq(struct xrnic_dev *xn, u8 opcode, u32 srqn, u32 limit,
 		  u32 *limit_out);
 int xrnic_cmd_alloc_mw(struct xrnic_dev *xn, u32 pdn, u8 type, u32 *rkey);

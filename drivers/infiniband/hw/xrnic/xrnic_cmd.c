@@ -360,6 +360,25 @@ int xrnic_cmd_create_srq(struct xrnic_dev *xn,
 }
 
 /**
+ * xrnic_cmd_resize_srq - move a shared receive queue to a new ring
+ * @xn: the device
+ * @resize: the command body
+ *
+ * Return: 0 or a negative errno (-EINVAL: fewer entries than WQEs posted,
+ * or not above the armed limit).
+ */
+int xrnic_cmd_resize_srq(struct xrnic_dev *xn,
+			 const struct xrnic_cmd_resize_srq *resize)
+{
+	struct xrnic_aq_entry cmd = {
+		.opcode = XRNIC_ADMIN_RESIZE_SRQ,
+		.resize_srq = *resize,
+	};
+
+	return xrnic_exec(xn, &cmd);
+}
+
+/**
  * xrnic_cmd_srq - DESTROY_SRQ, MODIFY_SRQ or QUERY_SRQ
  * @xn: the device
  * @opcode: which

@@ -579,6 +579,57 @@ static int xrnic_modify_srq(struct xr_device *xdev, struct xr_srq *srq, u32 limi
 			     NULL);
 }
 
+/*
+ * A new ring, its mapping key written where the request says before the
+ * device moves to it: once it has, only the old ring is freed.  The old
+ * mapping's pages live on until user space unmaps them.
+ */
+static int xrnic_resize_srq(struct xr_device *xdev, struct xr_srq *srq, u32 max_wr,
+			    struct xr_udata *udata)
+{
+	struct xrnic_dev *xn = to_xrnic(xdev);
+	struct xrnic_srq *xsrq = srq->priv;
+	struct xrnic_cmd_resize_srq resize = {};
+	struct xrnic_resize_srq_resp resp = {};
+	struct xrnic_modify_srq req;
+	struct xrnic_ring ring;
+	u32 depth;
+	int ret;
+
+	ret = xr_copy_from_udata(&req, udata, sizeof(req));
+	if (ret)
+		return ret;
+	depth = roundup_pow_of_two(max_t(u32, max_wr, 2));
+	if (depth > xdev->attr.max_qp_wr)
+		return -EINVAL;
+	ret = xrnic_ring_alloc(xn, srq->uobj.ufile, &ring, depth, XRNIC_RQE_SIZE, true);
+	if (ret)
+		return ret;
+	resp.ring_mmap_key = ring.mmap_key;
+	resp.ring_size = ring.size;
+	resp.db_offset = ring.db_offset;
+	resp.max_wr = depth;
+	if (copy_to_user(u64_to_user_ptr(req.resp_addr), &resp, sizeof(resp))) {
+		ret = -EFAULT;
+		goto err_ring;
+	}
+	resize.srqn = cpu_to_le32(srq->srqn);
+	resize.depth = cpu_to_le32(depth);
+	resize.ring_addr = cpu_to_le64(ring.dma);
+	resize.db_addr = cpu_to_le64(ring.dma + ring.db_offset);
+	ret = xrnic_cmd_resize_srq(xn, &resize);
+	if (ret)
+		goto err_ring;
+	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring);
+	xsrq->ring = ring;
+	srq->max_wr = depth;
+	return 0;
+
+err_ring:
+	xrnic_ring_free(xn, srq->uobj.ufile, &ring);
+	return ret;
+}
+
 static int xrnic_query_srq(struct xr_device *xdev, struct xr_srq *srq, u32 *limit)
 {
 	return xrnic_cmd_srq(to_xrnic(xdev), XRNIC_ADMIN_QUERY_SRQ, srq->srqn, 0, limit);
@@ -691,6 +742,7 @@ const struct xr_device_ops xrnic_dev_ops = {
 	.query_qp = xrnic_query_qp,
 	.create_srq = xrnic_create_srq,
 	.modify_srq = xrnic_modify_srq,
+	.resize_srq = xrnic_resize_srq,
 	.query_srq = xrnic_query_srq,
 	.destroy_srq = xrnic_destroy_srq,
 	.create_ah = xrnic_create_ah,

@@ -425,13 +425,17 @@ TEST_F(ctx, ud_qp_state_machine)
 
 /*
  * SRQs: sizes checked and rounded, the ring mappable, the limit below the
- * size, no resizing, busy while a QP uses it, released with the file.
+ * size, a resize checked (its answer's address, the size, the armed limit)
+ * and its new ring mappable, busy while a QP uses it, released with the
+ * file.
  */
 TEST_F(ctx, shared_receive_queues)
 {
 	struct ib_uverbs_create_srq_resp srq, srq2;
 	struct ib_uverbs_create_cq_resp cq;
 	struct ib_uverbs_create_qp_resp qp;
+	struct ib_uverbs_query_srq_resp q;
+	struct xrnic_resize_srq_resp rs;
 	struct xrnic_create_srq_resp drv;
 	struct ib_uverbs_create_qp req = {};
 	void *ring;
@@ -451,8 +455,38 @@ TEST_F(ctx, shared_receive_queues)
 	EXPECT_EQ(-EBUSY, xv_dealloc_pd(self->fd, self->pd));
 	EXPECT_EQ(-EINVAL, xv_modify_srq(self->fd, srq.srq_handle, IBV_SRQ_LIMIT, 0, 16));
 	EXPECT_EQ(0, xv_modify_srq(self->fd, srq.srq_handle, IBV_SRQ_LIMIT, 0, 15));
-	EXPECT_EQ(-EOPNOTSUPP, xv_modify_srq(self->fd, srq.srq_handle, IBV_SRQ_MAX_WR, 32, 0));
 	EXPECT_EQ(-EINVAL, xv_modify_srq(self->fd, self->pd, IBV_SRQ_LIMIT, 0, 1));
+	EXPECT_EQ(-EINVAL, xv_modify_srq(self->fd, srq.srq_handle, 4, 0, 0));
+	/* Resizing: no driver data, an answer nowhere, sizes out of range. */
+	EXPECT_EQ(-EINVAL, xv_modify_srq(self->fd, srq.srq_handle, IBV_SRQ_MAX_WR, 32, 0));
+	EXPECT_EQ(-EFAULT, xv_resize_srq(self->fd, srq.srq_handle, IBV_SRQ_MAX_WR, 32, 0, 8));
+	EXPECT_EQ(-EINVAL, xv_resize_srq(self->fd, srq.srq_handle, IBV_SRQ_MAX_WR, 0, 0,
+					 (uintptr_t)&rs));
+	EXPECT_EQ(-EINVAL, xv_resize_srq(self->fd, srq.srq_handle, IBV_SRQ_MAX_WR, 1 << 20, 0,
+					 (uintptr_t)&rs));
+	/* Not above the armed limit (15), nor a new limit not below the new size. */
+	EXPECT_EQ(-EINVAL, xv_resize_srq(self->fd, srq.srq_handle, IBV_SRQ_MAX_WR, 8, 0,
+					 (uintptr_t)&rs));
+	EXPECT_EQ(-EINVAL, xv_resize_srq(self->fd, srq.srq_handle,
+					 IBV_SRQ_MAX_WR | IBV_SRQ_LIMIT, 32, 32, (uintptr_t)&rs));
+	ASSERT_EQ(0, xv_query_srq(self->fd, srq.srq_handle, &q));
+	EXPECT_EQ(16, q.max_wr);
+	EXPECT_EQ(15, q.srq_limit);
+	/* 20 granted as 32, with a limit armed in the same command. */
+	ASSERT_EQ(0, xv_resize_srq(self->fd, srq.srq_handle, IBV_SRQ_MAX_WR | IBV_SRQ_LIMIT, 20,
+				   19, (uintptr_t)&rs));
+	EXPECT_EQ(32, rs.max_wr);
+	EXPECT_NE(drv.ring_mmap_key, rs.ring_mmap_key);
+	ring = mmap(NULL, rs.ring_size, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		    rs.ring_mmap_key);
+	ASSERT_NE(MAP_FAILED, ring);
+	munmap(ring, rs.ring_size);
+	/* The old ring's key is withdrawn. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, drv.ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+				   self->fd, drv.ring_mmap_key));
+	ASSERT_EQ(0, xv_query_srq(self->fd, srq.srq_handle, &q));
+	EXPECT_EQ(32, q.max_wr);
+	EXPECT_EQ(19, q.srq_limit);
 
 	/* A QP on it; on another file's handle, or a PD's: refused. */
 	ASSERT_EQ(0, xv_create_cq(self->fd, 16, -1, 0, &cq, NULL));
@@ -782,7 +816,8 @@ TEST(processes_cannot_use_each_others_handles)
 		if (own < 0 || xv_dealloc_pd(own, pd) != -EINVAL ||
 		    xv_destroy_srq(own, srq.srq_handle) != -EINVAL ||
 		    xv_destroy_ah(own, ah.ah_handle) != -EINVAL ||
-		    xv_modify_srq(own, srq.srq_handle, IBV_SRQ_LIMIT, 0, 1) != -EINVAL)
+		    xv_modify_srq(own, srq.srq_handle, IBV_SRQ_LIMIT, 0, 1) != -EINVAL ||
+		    xv_resize_srq(own, srq.srq_handle, IBV_SRQ_MAX_WR, 8, 0, 0) != -EINVAL)
 			_exit(1);
 		_exit(0);
 	}

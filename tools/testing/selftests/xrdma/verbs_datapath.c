@@ -1565,4 +1565,83 @@ TEST_F(loop, srq_feeds_a_qp_and_reports_its_limit_and_the_last_wqe)
 	EXPECT_EQ(0, ibv_destroy_srq(srq));
 }
 
+/*
+ * ibv_modify_srq() with IBV_SRQ_MAX_WR while WQEs are posted: the device
+ * says it can, a size below the WQEs posted is refused and changes
+ * nothing, a bigger one keeps every WQE in order and takes as many more as
+ * it grants, and shrinking again works while they fit.
+ */
+TEST_F(loop, an_srq_resized_with_wqes_posted_keeps_them_in_order)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
+	struct ibv_sge sge = { (uintptr_t)self->src, 64, self->src_mr->lkey };
+	struct ibv_sge rsge = { (uintptr_t)self->dst, 4096, self->dst_mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_qp_attr reset = { .qp_state = IBV_QPS_RESET };
+	struct ibv_qp_init_attr init = {
+		.send_cq = self->cq, .recv_cq = self->cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+	};
+	struct ibv_device_attr dev;
+	struct ibv_srq_attr attr;
+	struct ibv_qp *qp, *rqp;
+	struct ibv_srq *srq;
+	uint64_t next = 100;
+	struct ibv_wc wc;
+	int i, n;
+
+	ASSERT_EQ(0, ibv_query_device(self->ctx, &dev));
+	EXPECT_TRUE(dev.device_cap_flags & IBV_DEVICE_SRQ_RESIZE);
+	ASSERT_NE(NULL, srq = ibv_create_srq(self->pd, &sa));
+	init.srq = srq;
+	ASSERT_NE(NULL, rqp = ibv_create_qp(self->pd, &init));
+	qp = self->qp[0];
+	ASSERT_EQ(0, ibv_modify_qp(qp, &reset, IBV_QP_STATE));
+	ASSERT_EQ(0, connect_qp(qp, rqp->qp_num, 7));
+	ASSERT_EQ(0, connect_qp(rqp, qp->qp_num, 7));
+	for (i = 0; i < 3; i++) {
+		rwr.wr_id = 100 + i;
+		ASSERT_EQ(0, ibv_post_srq_recv(srq, &rwr, &bad_r));
+	}
+	attr = (struct ibv_srq_attr){ .max_wr = 2 };
+	EXPECT_EQ(EINVAL, ibv_modify_srq(srq, &attr, IBV_SRQ_MAX_WR));
+	attr.max_wr = 64;
+	ASSERT_EQ(0, ibv_modify_srq(srq, &attr, IBV_SRQ_MAX_WR));
+	ASSERT_EQ(0, ibv_query_srq(srq, &attr));
+	EXPECT_EQ(64, attr.max_wr);
+	for (i = 3; i < 64; i++) {
+		rwr.wr_id = 100 + i;
+		ASSERT_EQ(0, ibv_post_srq_recv(srq, &rwr, &bad_r)) TH_LOG("WQE %d", i);
+	}
+	EXPECT_EQ(ENOMEM, ibv_post_srq_recv(srq, &rwr, &bad_r));
+	/* Shrinking to 8 with 64 posted: refused; after 60 are taken: granted. */
+	for (i = 0; i < 64; i++) {
+		if (i == 4) {
+			attr.max_wr = 8;
+			EXPECT_EQ(EINVAL, ibv_modify_srq(srq, &attr, IBV_SRQ_MAX_WR));
+		}
+		if (i == 60)
+			ASSERT_EQ(0, ibv_modify_srq(srq, &attr, IBV_SRQ_MAX_WR));
+		wr.wr_id = i;
+		ASSERT_EQ(0, ibv_post_send(qp, &wr, &bad));
+		for (n = 0; n < 2; n++) {
+			ASSERT_EQ(0, poll_one(self->cq, &wc));
+			ASSERT_EQ(IBV_WC_SUCCESS, wc.status) TH_LOG("SEND %d", i);
+			if (wc.opcode == IBV_WC_RECV)
+				EXPECT_EQ(next++, wc.wr_id);
+		}
+	}
+	EXPECT_EQ(164, next);
+	ASSERT_EQ(0, ibv_query_srq(srq, &attr));
+	EXPECT_EQ(8, attr.max_wr);
+	/* The shrunk ring takes 8 and no more. */
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, ibv_post_srq_recv(srq, &rwr, &bad_r));
+	EXPECT_EQ(ENOMEM, ibv_post_srq_recv(srq, &rwr, &bad_r));
+	EXPECT_EQ(0, ibv_destroy_qp(rqp));
+	EXPECT_EQ(0, ibv_destroy_srq(srq));
+}
+
 TEST_HARNESS_MAIN

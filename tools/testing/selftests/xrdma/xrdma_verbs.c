@@ -343,6 +343,25 @@ int xv_modify_srq(int fd, uint32_t srq, uint32_t mask, uint32_t max_wr, uint32_t
 	return xv_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req, sizeof(req), NULL, 0, 0);
 }
 
+int xv_resize_srq(int fd, uint32_t srq, uint32_t mask, uint32_t max_wr, uint32_t limit,
+		  uint64_t resp_addr)
+{
+	struct ib_uverbs_modify_srq req = {
+		.srq_handle = srq, .attr_mask = mask, .max_wr = max_wr, .srq_limit = limit,
+	};
+	struct xrnic_modify_srq drv = { .resp_addr = resp_addr };
+
+	return xv_cmd(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &req, sizeof(req), &drv, sizeof(drv), 0);
+}
+
+int xv_query_srq(int fd, uint32_t srq, struct ib_uverbs_query_srq_resp *resp)
+{
+	struct ib_uverbs_query_srq req = { .srq_handle = srq };
+
+	return cmd_with_answer(fd, IB_USER_VERBS_CMD_QUERY_SRQ, &req, sizeof(req), resp,
+			       sizeof(*resp), NULL, 0);
+}
+
 int xv_destroy_srq(int fd, uint32_t srq)
 {
 	struct ib_uverbs_destroy_srq_resp resp;

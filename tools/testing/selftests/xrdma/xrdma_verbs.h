@@ -68,6 +68,10 @@ int xv_mcast(int fd, bool attach, uint32_t qp, const uint8_t *gid);
 int xv_create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 		  struct ib_uverbs_create_srq_resp *resp, struct xrnic_create_srq_resp *drv);
 int xv_modify_srq(int fd, uint32_t srq, uint32_t mask, uint32_t max_wr, uint32_t limit);
+int xv_query_srq(int fd, uint32_t srq, struct ib_uverbs_query_srq_resp *resp);
+/* MODIFY_SRQ with the driver data of a resize: the answer goes to resp_addr. */
+int xv_resize_srq(int fd, uint32_t srq, uint32_t mask, uint32_t max_wr, uint32_t limit,
+		  uint64_t resp_addr);
 int xv_destroy_srq(int fd, uint32_t srq);
 
 /* Move a fresh QP through INIT and RTR to RTS (loopback to @dest_qpn). */
