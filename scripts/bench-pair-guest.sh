@@ -6,7 +6,9 @@
 # on virtio-net, iperf3 and a TCP ping-pong.  Guest 2 prints one line per figure,
 # "RESULT metric bytes unit value": bandwidth the average in MB/s (10^6
 # bytes; perftest reports MiB/s), latency the typical (median) one-way
-# time in microseconds, as perftest reports them.  Not a test: a figure
+# time in microseconds and its 99th and 99.9th percentiles (METRIC_p99,
+# METRIC_p999), message rate perftest's MsgRate in millions of messages a
+# second (METRIC_rate_qN: N QPs), as perftest reports them.  Not a test: a figure
 # that cannot be taken is printed as FAILED and the run goes on.
 . /rdma-pair.sh
 pair_setup
@@ -62,9 +64,24 @@ perftest() {
 	case $1 in
 	*_bw) awk -v m="$1" -v b="$2" '$1 == b && NF >= 5 {
 		printf "RESULT %s %s MB/s %.1f\n", m, b, $4 * 1.048576 }' /tmp/pair.log ;;
-	*) awk -v m="$1" -v b="$2" '$1 == b && NF >= 5 {
-		printf "RESULT %s %s us %.2f\n", m, b, $5 }' /tmp/pair.log ;;
+	*) awk -v m="$1" -v b="$2" '$1 == b && NF >= 9 {
+		printf "RESULT %s %s us %.2f\n", m, b, $5
+		printf "RESULT %s_p99 %s us %.2f\n", m, b, $8
+		printf "RESULT %s_p999 %s us %.2f\n", m, b, $9 }' /tmp/pair.log ;;
 	esac
+}
+
+# rate METRIC BYTES QPS: the message rate of METRIC (a _bw program) on QPS QPs.
+rate() {
+	pair_run "bench.$1.$2.q$3" 1 "$1" -x 1 -s "$2" -q "$3" -n 20000 -F >/dev/null
+	[ -n "$client" ] || return 0
+	if [ "$st" != 0 ]; then
+		echo "FAILED $1 $2 -q $3"
+		sed 's/^/# /' /tmp/pair.log
+		return 0
+	fi
+	awk -v m="$1" -v b="$2" -v q="$3" '$1 == b && NF >= 5 {
+		printf "RESULT %s_rate_q%s %s Mmsg/s %.4f\n", m, q, b, $5 }' /tmp/pair.log
 }
 
 for s in 4096 65536 1048576; do
@@ -73,12 +90,18 @@ for s in 4096 65536 1048576; do
 	perftest ib_read_bw $s $n
 	perftest ib_send_bw $s $n
 done
-for s in 8 4096; do
-	perftest ib_write_lat $s 500
-	perftest ib_read_lat $s 500
-	perftest ib_send_lat $s 500
+for s in 8 64 4096; do
+	perftest ib_write_lat $s 1000
+	perftest ib_read_lat $s 1000
+	perftest ib_send_lat $s 1000
 done
-perftest ib_atomic_lat 8 500
+perftest ib_atomic_lat 8 1000
+for q in 1 4; do
+	for s in 8 64 1024; do
+		rate ib_write_bw $s $q
+		rate ib_send_bw $s $q
+	done
+done
 
 # CPU per GB: 64 KiB WRITE, READ and SEND for STEADY_RUN seconds.
 for op in write read send; do
@@ -86,12 +109,16 @@ for op in write read send; do
 		${client:+"$PEER"}
 done
 
-# TCP on the same NIC (the rxe run: virtio-net): iperf3 for 5 s, then a
-# ping-pong of 8 bytes and of 4 KiB (/tcp_pingpong, tools/bench).
+# TCP on the same NIC (the rxe run: virtio-net): iperf3 for 5 s, iperf3
+# writing 8, 64 and 1024 bytes at a time for 3 s each (the message rate's
+# counterpart: bytes received over the write size), then a ping-pong of
+# 8 bytes, 64 bytes and 4 KiB (/tcp_pingpong, tools/bench).
 [ "$XRDMA_RXE" = 1 ] || exit 0
 if [ -z "$client" ]; then
-	timeout 60 iperf3 -s -1 >/dev/null 2>&1
-	for s in 8 4096; do
+	for s in bw 8 64 1024; do
+		timeout 60 iperf3 -s -1 >/dev/null 2>&1
+	done
+	for s in 8 64 4096; do
 		timeout 120 /tcp_pingpong -n 1000 -s $s >/dev/null || echo "FAILED tcp_lat $s (server)"
 	done
 	steady tcp timeout 60 iperf3 -s -1
@@ -103,7 +130,15 @@ for try in $(seq 30); do
 done
 awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Kbits/sec")
 	printf "RESULT tcp_bw 131072 MB/s %.1f\n", $i / 8000 }' /tmp/iperf3.log
-for s in 8 4096; do
+for s in 8 64 1024; do
+	for try in $(seq 30); do
+		iperf3 -c "$PEER" -t 3 -l $s -f k >/tmp/iperf3.log 2>&1 && break
+		sleep 1
+	done
+	awk -v s=$s '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Kbits/sec")
+		printf "RESULT tcp_rate %s Mmsg/s %.4f\n", s, $i * 1000 / 8 / s / 1e6 }' /tmp/iperf3.log
+done
+for s in 8 64 4096; do
 	timeout 120 /tcp_pingpong -n 1000 -s $s "$PEER" || echo "FAILED tcp_lat $s"
 done
 # CPU per GB of TCP: iperf3 for STEADY_RUN seconds.

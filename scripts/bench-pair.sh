@@ -78,12 +78,24 @@ rows() {
 		echo "ib_read_bw $s MB/s -"
 		echo "ib_send_bw $s MB/s tcp_bw"
 	done
-	for s in 8 4096; do
+	for s in 8 64 4096; do
 		echo "ib_write_lat $s us tcp_lat"
 		echo "ib_read_lat $s us -"
 		echo "ib_send_lat $s us tcp_lat"
 	done
+	for s in 8 64; do
+		for p in p99 p999; do
+			echo "ib_write_lat_$p $s us tcp_lat_$p"
+			echo "ib_send_lat_$p $s us tcp_lat_$p"
+		done
+	done
 	echo "ib_atomic_lat 8 us -"
+	for q in 1 4; do
+		for s in 8 64 1024; do
+			echo "ib_write_bw_rate_q$q $s Mmsg/s tcp_rate"
+			echo "ib_send_bw_rate_q$q $s Mmsg/s tcp_rate"
+		done
+	done
 	for s in initiator target; do
 		echo "cpu_${s}_write 65536 ms/GB cpu_${s}"
 		echo "cpu_${s}_read 65536 ms/GB -"
@@ -101,7 +113,7 @@ rows() {
 tcp_of() {
 	case $1 in
 	tcp_bw) value "$out/pair-rxe.fig" tcp_bw 131072 ;;
-	tcp_lat) value "$out/pair-rxe.fig" tcp_lat "$2" ;;
+	tcp_lat | tcp_lat_p99 | tcp_lat_p999 | tcp_rate) value "$out/pair-rxe.fig" "$1" "$2" ;;
 	cpu_*) value "$out/pair-rxe.fig" "${1}_tcp" 65536 ;;
 	incast_*) value "$out/pair-rxe.fig" "$1" "$2" ;;
 	*) echo null ;;
@@ -114,8 +126,8 @@ tcp_of() {
 	printf '"socket_buffers": "TCP and rxe: Linux defaults; an XRNIC port on the switch: 8 MiB, 512 datagrams queued", '
 	printf '"xrdma": "XRNIC each, RoCE v2 by the device models, from one to the other through the host switch (xrnic-emu --switch)", '
 	printf '"rxe": "rdma_rxe on virtio-net each", '
-	printf '"tcp": "iperf3 for 5 s, and tools/bench/tcp_pingpong (TCP_NODELAY, median round trip halved), on the rxe guests'"'"' virtio-net", '
-	printf '"iterations": "bandwidth 10000, 2000, 200 at 4 KiB, 64 KiB, 1 MiB; latency 500", '
+	printf '"tcp": "iperf3 for 5 s; iperf3 -l 8, 64, 1024 for 3 s each (message rate: bytes over the write size); tools/bench/tcp_pingpong (TCP_NODELAY, round trips halved: median, 99th and 99.9th percentiles), on the rxe guests'"'"' virtio-net", '
+	printf '"iterations": "bandwidth 10000, 2000, 200 at 4 KiB, 64 KiB, 1 MiB; latency 1000; message rate 20000 per QP", '
 	printf '"cpu": "busy ticks of each guest (/proc/stat) and the CPU time of both device models (host) over 4 s in the middle of a 12 s transfer of 64 KiB messages (iperf3 for TCP), per 10^9 bytes at that transfer'"'"'s rate"}, '
 	printf '"results": ['
 	sep=
@@ -139,33 +151,34 @@ ratio() {
 		if (x !~ /^[0-9.]+$/ || y + 0 <= 0) { print "-"; exit }
 		r = x / y; printf (r < 0.1 ? "%.3fx" : "%.2fx"), r }'
 }
-printf '%-18s %8s %5s %10s %10s %10s %9s %9s\n' metric bytes unit xrnic rxe tcp x/rxe x/tcp
+printf '%-22s %8s %6s %10s %10s %10s %9s %9s\n' metric bytes unit xrnic rxe tcp x/rxe x/tcp
 while read -r m b u t; do
 	x=$(value "$out/pair-xrnic.fig" "$m" "$b")
 	r=$(value "$out/pair-rxe.fig" "$m" "$b")
 	c=$(tcp_of "$t" "$b")
 	[ "$c" != null ] || c=-
-	printf '%-18s %8s %5s %10s %10s %10s %9s %9s\n' "$m" "$b" "$u" "$x" "$r" "$c" \
+	printf '%-22s %8s %6s %10s %10s %10s %9s %9s\n' "$m" "$b" "$u" "$x" "$r" "$c" \
 		"$(ratio "$x" "$r")" "$(ratio "$x" "$c")"
 done < <(rows)
 c=$(value "$out/engine.fig" memcpy 1048576)
 for m in engine_write wire_write; do
 	x=$(value "$out/engine.fig" "$m" 1048576)
-	printf '%-18s %8s %5s %10s %21s %9s\n' "$m" 1048576 MB/s "$x" "memcpy $c" "$(ratio "$x" "$c")"
+	printf '%-22s %8s %6s %10s %21s %9s\n' "$m" 1048576 MB/s "$x" "memcpy $c" "$(ratio "$x" "$c")"
 done
-# The plot: bandwidth, latency and CPU per GB side by side, log scales.
+# The plot: bandwidth, latency, CPU per GB and message rate side by side, log scales.
 : >"$out/latest-bw.dat"
 : >"$out/latest-lat.dat"
 : >"$out/latest-cpu.dat"
+: >"$out/latest-rate.dat"
 while read -r m b u t; do
-	case $u in us) f=lat ;; ms/GB) f=cpu ;; index) continue ;; *) f=bw ;; esac
+	case $u in us) f=lat ;; ms/GB) f=cpu ;; Mmsg/s) f=rate ;; index) continue ;; *) f=bw ;; esac
 	echo "$m/$b $(value "$out/pair-xrnic.fig" "$m" "$b") $(value "$out/pair-rxe.fig" "$m" "$b")" \
 		"$(tcp_of "$t" "$b")" | sed 's/null/NaN/g' >>"$out/latest-$f.dat"
 done < <(rows)
 gnuplot <<PLOT
-set terminal pngcairo size 1600,520 font ",10" noenhanced
+set terminal pngcairo size 2100,520 font ",10" noenhanced
 set output "$out/latest.png"
-set multiplot layout 1,3 title "make bench $(date -u +%F): two guests, QEMU TCG, $(nproc) cores"
+set multiplot layout 1,4 title "make bench $(date -u +%F): two guests, QEMU TCG, $(nproc) cores"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid border -1
@@ -179,10 +192,13 @@ set title "latency, us (lower is better)"
 plot "$out/latest-lat.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
 set title "guest and device-model CPU, ms per GB moved (lower is better)"
 plot "$out/latest-cpu.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
+set title "message rate, millions a second (higher is better)"
+plot "$out/latest-rate.dat" using 2:xtic(1) title "xrnic", "" using 3 title "rxe", "" using 4 title "TCP"
 unset multiplot
 PLOT
-echo "(bandwidth: higher is better; latency, one way: lower is better; tcp: iperf3 and a"
-echo " TCP ping-pong on virtio-net; cpu_*: CPU ms per 10^9 bytes of 64 KiB messages, the"
+echo "(bandwidth and message rate: higher is better; latency, one way: lower is better,"
+echo " _p99/_p999 its percentiles; _rate_qN: perftest's MsgRate on N QPs; tcp: iperf3 (with"
+echo " -l for the rate) and a TCP ping-pong on virtio-net; cpu_*: CPU ms per 10^9 bytes of 64 KiB messages, the"
 echo " initiator (guest 2, TCP's sender), the target (guest 1, TCP's receiver), both device"
 echo " models (host); engine/wire_write: the device model alone on the host; incast_*: three"
 echo " senders into one, the receiver's intake, and Jain's index of the three; ce_marked: one"

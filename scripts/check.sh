@@ -86,7 +86,7 @@ one_test() { # name command...
 	echo "1..1"
 	if "$@"; then echo "ok 1 $name"; else echo "not ok 1 $name"; fi
 }
-layer build one_test build.all make -s all
+layer build one_test build.all make -s -j"$(nproc)" all
 [ "$fail" -eq 0 ] || finish
 
 layer lint scripts/lint.sh
@@ -96,7 +96,7 @@ layer test-split scripts/tests/test-split.sh
 layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko scripts/demo-guest.sh
-layer device-model make -s -C tools/xrnic-emu check
+layer device-model make -s -j"$(nproc)" -C tools/xrnic-emu check
 # IB CM (cm.c) on the host: its state machine and messages against a peer
 # that sends what Linux's ib_cm sends, and a bounded fuzz run of CM MADs as
 # they come from the wire.
@@ -123,7 +123,7 @@ layer incast scripts/xrdma-vm run --vms 4 --add scripts/tests/rdma-pair.sh:/rdma
 # device model captures its wire, and the capture is checked: every RoCE v2
 # frame, rxe's too, passes our ICRC check, and tshark decodes it cleanly
 # (the IB CM handshakes of both ends too).
-# The slow receiver's 1000 MiB take about 6 minutes of it, twice as long
+# The slow receiver's ping-pong and WRITEs take about 2 minutes of it, twice as long
 # beside a CPU hog (LOAD=1): 30 minutes are allowed.
 mkdir -p "$logdir/pcap"
 layer interop scripts/xrdma-vm run --vms 2 --rxe 2 --timeout 1800 --pcap "$logdir/pcap" "${pair[@]}" \

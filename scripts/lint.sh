@@ -44,14 +44,14 @@ report kernel_doc $? "$log/kdoc"
 
 # Rebuild everything so that every file is compiled (and checked) this time.
 make -s -C "$kdir" M="$PWD" clean >/dev/null 2>&1
-make -C "$kdir" M="$PWD" C=2 CHECK=sparse modules >"$log/sparse" 2>&1
+make -j"$(nproc)" -C "$kdir" M="$PWD" C=2 CHECK=sparse modules >"$log/sparse" 2>&1
 rc=$?
 grep -E '(warning|error):' "$log/sparse" >"$log/sparse.found"
 [ $rc -eq 0 ] && [ ! -s "$log/sparse.found" ]
 report sparse $? "$log/sparse"
 
 make -s -C "$kdir" M="$PWD" clean >/dev/null 2>&1
-make -C "$kdir" M="$PWD" W=1 modules >"$log/w1" 2>&1
+make -j"$(nproc)" -C "$kdir" M="$PWD" W=1 modules >"$log/w1" 2>&1
 rc=$?
 grep -E '(warning|error):' "$log/w1" >"$log/w1.found"
 [ $rc -eq 0 ] && [ ! -s "$log/w1.found" ]

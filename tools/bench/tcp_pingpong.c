@@ -4,7 +4,9 @@
  * ib_send_lat for "make bench": the client sends -s bytes, the peer
  * sends them back, -n times, over one connection with TCP_NODELAY.  The
  * client prints "RESULT tcp_lat BYTES us T": T the median round trip
- * halved, as perftest reports a ping-pong's typical latency.
+ * halved, as perftest reports a ping-pong's typical latency, and the 99th
+ * and 99.9th percentiles of the halved round trips as tcp_lat_p99 and
+ * tcp_lat_p999, as perftest's latency tests print theirs.
  *
  * Usage: tcp_pingpong [-n ITERS] [-s BYTES] [-p PORT] [SERVER]
  * Exits 0 on success, 1 on a failure (said on stderr), 2 on a bad option.
@@ -155,6 +157,8 @@ int main(int argc, char **argv)
 	if (peer) {
 		qsort(rtt, (size_t)iters, sizeof(*rtt), cmp_double);
 		printf("RESULT tcp_lat %ld us %.2f\n", bytes, rtt[iters / 2] / 2);
+		printf("RESULT tcp_lat_p99 %ld us %.2f\n", bytes, rtt[iters * 99L / 100] / 2);
+		printf("RESULT tcp_lat_p999 %ld us %.2f\n", bytes, rtt[iters * 999L / 1000] / 2);
 	}
 	close(fd);
 	free(rtt);
