@@ -196,7 +196,7 @@ static void xe_linger_adapt(struct xe_dev *xe)
 		if (xe->linger_ns > xe->poll_linger_ns)
 			xe->linger_ns = xe->poll_linger_ns;
 	} else {
-		xe->linger_ns -= xe->linger_ns / 8;
+		xe->linger_ns /= 2;
 		if (xe->linger_ns < XE_POLL_LINGER_STEP_NS)
 			xe->linger_ns = 0;
 	}

@@ -86,11 +86,10 @@ static_assert(XE_QPN_SLOT_END <= 1u << XE_QPN_SLOT_BITS, "QP slots fit the qpn")
  * core on a guest that has nothing in flight.  Within it the linger adapts
  * (xe_dev.linger_ns): a doorbell that rings less than this after the device
  * stopped polling doubles it (from XE_POLL_LINGER_STEP_NS), one that rings
- * later, which no linger allowed would have caught, takes an eighth off it
- * (below the step: 0).  A stream keeps the device polling, also through the
- * pauses of a two-sided one (halving there cut ib_send_bw at 4 KiB to a
- * third); a ping-pong whose turns are longer than this (90 us between two
- * TCG guests) stops it spinning for nothing on the cores its guests need.
+ * later, which no linger allowed would have caught, halves it (below the
+ * step: 0).  A stream keeps the device polling; a ping-pong whose turns
+ * are longer than this (about 90 us one way between two TCG guests) stops
+ * it spinning for nothing on the cores its guests need.
  */
 #define XE_POLL_LINGER_NS	50000
 #define XE_POLL_LINGER_STEP_NS	2000
