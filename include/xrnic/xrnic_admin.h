@@ -530,6 +530,13 @@ enum xrnic_counter {
 	XRNIC_CNT_NP_CNP_SENT,
 	XRNIC_CNT_RP_CNP_HANDLED,
 	XRNIC_CNT_RP_CNP_IGNORED,
+	/*
+	 * The switch's lossless mode, as mlx5's rx_prio<n>_pause and
+	 * rx_prio<n>_pause_duration: times the port was paused, and the
+	 * microseconds it was.
+	 */
+	XRNIC_CNT_RX_PAUSE,
+	XRNIC_CNT_RX_PAUSE_DURATION,
 	XRNIC_NUM_COUNTERS,
 };
 

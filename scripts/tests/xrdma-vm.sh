@@ -58,6 +58,8 @@ expect_usage_error "--ecn-threshold: '1k'" -- run --ecn-threshold 1k /etc/hostna
 expect_usage_error "--ecn-threshold: ''" -- run --ecn-threshold= /etc/hostname
 expect_usage_error "--ecn-threshold needs the switch" -- \
 	run --no-switch --ecn-threshold 0 /etc/hostname
+expect_usage_error "--lossless needs the switch" -- run --no-switch --lossless /etc/hostname
+expect_usage_error "--lossless takes no argument" -- run --lossless=1 /etc/hostname
 
 # A guest whose console shows what the debug kernel reports fails the run,
 # even though its script succeeds.

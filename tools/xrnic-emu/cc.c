@@ -249,38 +249,61 @@ bool xe_cc_np_may_send(const struct xe_cc_params *p, struct xe_cc_np *np, int64_
 }
 
 /*
- * The device.  The NP answers for RC and UC QPs, whose peer is known; a
- * UD QP's CE-marked datagrams are counted and get no CNP (mlx5 answers the
- * DETH's source QP, which takes the reverse path of the frame: not yet).
+ * The path back to the sender of a UD QP's datagram: the reverse of its
+ * frame (its source MAC and address; our address it was sent to).
  */
-void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp)
+static void xe_cc_reverse_path(const struct xe_dev *xe, const struct xe_qp *qp,
+			       const struct xe_rx *rx, struct xe_path *path)
+{
+	*path = (struct xe_path){ .hop_limit = 64, .sport = xe_roce_sport(qp->qpn) };
+	memcpy(path->dmac, rx->smac, 6);
+	memcpy(path->smac, xe->id.mac, 6);
+	xe_ip_gids(rx->ip, rx->ip_len, path->dgid, path->sgid);
+}
+
+/*
+ * The device.  The NP answers an RC or UC QP's CE-marked packet to its
+ * peer (dest_qpn, on the QP's path), a UD QP's datagram to the DETH's
+ * source QP on the reverse path of the frame, as mlx5 does; at most one
+ * CNP per receiving QP per min_time_between_cnps.
+ */
+void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 {
 	struct xe_pkt p = { .opcode = XE_OP_CNP, .psn = 0 };
 	struct xe_path path;
+	bool loopback;
 
 	xe->counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]++;
-	if (!xe->cc.np_enable || !qp || (qp->type != XRNIC_QPT_RC && qp->type != XRNIC_QPT_UC) ||
+	if (!xe->cc.np_enable || !qp || qp->qpn == XRNIC_GSI_QPN ||
 	    (qp->state != XRNIC_QPS_RTR && qp->state != XRNIC_QPS_RTS))
 		return;
 	if (!xe_cc_np_may_send(&xe->cc, &qp->np, xe_cc_now(xe)))
 		return;
-	/* To the QP that sent it, on the QP's path; DSCP cnp_dscp, not ECN-capable. */
-	p.qpn = qp->attr.dest_qpn;
-	xe_wire_qp_path(xe, qp, &path);
+	/* To the QP that sent it; DSCP cnp_dscp, not ECN-capable. */
+	if (qp->type == XRNIC_QPT_UD) {
+		p.qpn = rx->pkt.src_qp;
+		xe_cc_reverse_path(xe, qp, rx, &path);
+		loopback = xe_gid_is_ours(xe, path.dgid);
+	} else {
+		p.qpn = qp->attr.dest_qpn;
+		xe_wire_qp_path(xe, qp, &path);
+		loopback = qp->loopback;
+	}
 	path.traffic_class = xe->cc.cnp_dscp << 2;
 	path.not_ect = true;
 	xe->counters[XRNIC_CNT_NP_CNP_SENT]++;
-	xe_wire_send_path(xe, &path, qp->loopback, &p, NULL, 0);
+	xe_wire_send_path(xe, &path, loopback, &p, NULL, 0);
 }
 
 /*
- * A CNP cuts the rate of an RC or UC QP in RTS (one that sends); any other
- * CNP, and one within the monitor period of the QP's last cut, is ignored.
+ * A CNP cuts the rate of a QP in RTS (one that sends: RC, UC or UD; a
+ * UD QP's rate is for all its datagrams); any other CNP, and one within
+ * the monitor period of the QP's last cut, is ignored.
  */
 void xe_cc_cnp_rcv(struct xe_dev *xe, struct xe_qp *qp)
 {
-	if (xe->cc.rp_enable && qp && (qp->type == XRNIC_QPT_RC || qp->type == XRNIC_QPT_UC) &&
-	    qp->state == XRNIC_QPS_RTS && xe_cc_rp_cnp(&xe->cc, &qp->rp, xe_cc_now(xe))) {
+	if (xe->cc.rp_enable && qp && qp->qpn != XRNIC_GSI_QPN && qp->state == XRNIC_QPS_RTS &&
+	    xe_cc_rp_cnp(&xe->cc, &qp->rp, xe_cc_now(xe))) {
 		xe->counters[XRNIC_CNT_RP_CNP_HANDLED]++;
 		return;
 	}

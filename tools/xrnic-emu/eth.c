@@ -124,7 +124,8 @@ bool xe_eth_tx(struct xe_dev *xe)
 	uint32_t pi, done, len;
 	uint8_t *frame;
 
-	if (!eth->live)
+	/* A paused port (lossless mode): the frames wait in the ring. */
+	if (!eth->live || xe->tx_paused)
 		return false;
 	pi = xe_eth_pi(xe, &eth->db->tx_pi, eth->tx_ci, eth->tx_depth, "TX");
 	for (done = 0; eth->tx_ci != pi && done < XE_ETH_TX_BUDGET; done++, eth->tx_ci++) {

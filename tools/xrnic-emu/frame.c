@@ -208,17 +208,22 @@ int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out)
 	crc = xe_icrc(ip, ip_len, out->len);
 	if (crc != ((uint32_t)icrc[0] | icrc[1] << 8 | icrc[2] << 16 | (uint32_t)icrc[3] << 24))
 		return -2;
-	if (ip_len == XE_IPV4_HLEN) {
-		memset(out->sgid, 0, 16);
-		memset(out->dgid, 0, 16);
-		out->sgid[10] = out->sgid[11] = out->dgid[10] = out->dgid[11] = 0xff;
-		memcpy(out->sgid + 12, ip + 12, 4);
-		memcpy(out->dgid + 12, ip + 16, 4);
-	} else {
-		memcpy(out->sgid, ip + 8, 16);
-		memcpy(out->dgid, ip + 24, 16);
-	}
+	xe_ip_gids(ip, ip_len, out->sgid, out->dgid);
 	return 1;
+}
+
+void xe_ip_gids(const uint8_t *ip, size_t ip_len, uint8_t *sgid, uint8_t *dgid)
+{
+	if (ip_len == XE_IPV4_HLEN) {
+		memset(sgid, 0, 16);
+		memset(dgid, 0, 16);
+		sgid[10] = sgid[11] = dgid[10] = dgid[11] = 0xff;
+		memcpy(sgid + 12, ip + 12, 4);
+		memcpy(dgid + 12, ip + 16, 4);
+	} else {
+		memcpy(sgid, ip + 8, 16);
+		memcpy(dgid, ip + 24, 16);
+	}
 }
 
 bool xe_frame_mark_ce(uint8_t *frame, size_t len)

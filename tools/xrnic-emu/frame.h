@@ -51,6 +51,9 @@ struct xe_roce_frame {
 	size_t ip_len;
 };
 
+/* The source and destination addresses of an IP header (ip_len bytes) as GIDs. */
+void xe_ip_gids(const uint8_t *ip, size_t ip_len, uint8_t *sgid, uint8_t *dgid);
+
 /* True when the GID is an IPv4-mapped address (::ffff:a.b.c.d). */
 bool xe_gid_is_v4(const uint8_t *gid);
 

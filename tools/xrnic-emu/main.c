@@ -42,6 +42,7 @@ static const struct option xe_options[] = {
 	{ "faults",	required_argument, NULL, 'F' },
 	{ "pcap",	required_argument, NULL, 'p' },
 	{ "switch",	required_argument, NULL, 'S' },
+	{ "lossless",	no_argument,       NULL, 'L' },
 	{ "ecn-threshold", required_argument, NULL, 'E' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ }
@@ -74,6 +75,9 @@ static void xe_usage(FILE *f)
 		"  --ecn-threshold BYTES  with --switch: mark CE while more than BYTES of\n"
 		"                         this port's datagrams wait at other ports,\n"
 		"                         0..%d (default %d; 0: whenever one waits)\n"
+		"  --lossless             with --switch: a full queue pauses this port, as\n"
+		"                         PFC does, instead of losing the frames (default:\n"
+		"                         lossy)\n"
 		"  --help                 show this help\n"
 		"\n"
 		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
@@ -201,6 +205,7 @@ struct xe_args {
 	struct xe_faults faults;
 	bool have_guid;
 	long ecn_threshold;		/* -1: the switch's default */
+	bool lossless;
 };
 
 static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_identity *id)
@@ -267,6 +272,9 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 			a->ecn_threshold = v;
 			break;
 		}
+		case 'L':
+			a->lossless = true;
+			break;
 		case 'h':
 			xe_usage(stdout);
 			exit(0);
@@ -294,6 +302,10 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 	}
 	if (a->ecn_threshold >= 0 && !a->sw) {
 		fprintf(stderr, "xrnic-emu: --ecn-threshold needs --switch (which marks CE)\n");
+		exit(XE_EXIT_USAGE);
+	}
+	if (a->lossless && !a->sw) {
+		fprintf(stderr, "xrnic-emu: --lossless needs --switch (whose queues pause)\n");
 		exit(XE_EXIT_USAGE);
 	}
 	if (!a->have_guid) {
@@ -330,7 +342,7 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_t
 {
 	struct pollfd pfd[XE_PFD_DB0 + XRNIC_MAX_VECTORS];
 	unsigned int nfds = XE_PFD_DB0 + iv->nvec, v;
-	int64_t wait = -1;
+	int64_t wait = -1, pause;
 	struct timespec ts;
 	uint64_t cnt;
 	int err;
@@ -377,8 +389,12 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_t
 			xe->rx_pending = true;
 		/* The data path's work; and when to look again without a doorbell. */
 		wait = xe_dev_poll(xe);
-		if (tap->fd >= 0)
-			xe_tap_flush(xe, tap);
+		if (tap->fd >= 0) {
+			/* A paused port tries again when its pause is over. */
+			pause = xe_tap_flush(xe, tap);
+			if (pause >= 0 && (wait < 0 || pause < wait))
+				wait = pause;
+		}
 		if (pfd[XE_PFD_CLIENT].revents && xe_client_input(iv->client_fd)) {
 			xe_log(xe, "client disconnected");
 			return 0;
@@ -455,6 +471,12 @@ int main(int argc, char **argv)
 		}
 		if (args.ecn_threshold >= 0)
 			tap.sw.mark_bytes = args.ecn_threshold;
+		if (args.lossless && xe_switch_lossless(&tap.sw)) {
+			fprintf(stderr, "xrnic-emu: --lossless: out of memory\n");
+			xe_switch_close(&tap.sw);
+			close(tap.fd);
+			return 1;
+		}
 	}
 	if (args.pcap) {
 		tap.pcap = xe_pcap_open(args.pcap);
@@ -493,7 +515,7 @@ int main(int argc, char **argv)
 	if (args.tap)
 		xe_log(&xe, "port wired to tap %s", args.tap);
 	if (args.sw)
-		xe_log(&xe, "port on switch %s", args.sw);
+		xe_log(&xe, "port on switch %s%s", args.sw, args.lossless ? ", lossless" : "");
 	xe.faults = args.faults;
 	if (xe.faults.active)
 		xe_log(&xe, "injecting faults into RoCE frames: drop %g%%, dup %g%%, reorder %g%%, "

@@ -287,6 +287,9 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 		out = xe_psn_diff(p.psn, xe_req_window_base(qp));
 		if (out >= r->cwnd)
 			break;
+		/* A paused port (lossless mode) takes nothing new. */
+		if (xe->tx_paused && !qp->loopback)
+			break;
 		/* A rate-limited QP's packet waits for its time (DCQCN, cc.c). */
 		paced = qp->rp.rc;
 		if (paced && !xe_cc_may_send(xe, qp))

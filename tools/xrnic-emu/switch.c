@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <linux/sockios.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -68,6 +69,16 @@ void xe_switch_close(struct xe_switch *sw)
 	if (sw->fd >= 0)
 		close(sw->fd);
 	sw->fd = -1;
+	free(sw->held);
+	sw->held = NULL;
+	sw->held_count = 0;
+}
+
+int xe_switch_lossless(struct xe_switch *sw)
+{
+	if (!sw->held)
+		sw->held = calloc(XE_SWITCH_HELD, sizeof(*sw->held));
+	return sw->held ? 0 : -ENOMEM;
 }
 
 bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst)
@@ -118,22 +129,89 @@ static void xe_switch_absent(struct xe_switch *sw, const uint8_t *dst, int64_t n
 	sw->absent[slot].until = now + XE_SWITCH_RETRY_NS;
 }
 
-int xe_switch_send(struct xe_switch *sw, int64_t now)
+/* Send one datagram to the port of dst: 0, -EAGAIN its queue is full, -ENOENT no port. */
+static int xe_switch_sendto(struct xe_switch *sw, const uint8_t *dst, const uint8_t *buf,
+			    size_t len)
 {
 	struct sockaddr_un a;
-	socklen_t alen = xe_switch_addr(&a, sw->name, sw->dst);
+	socklen_t alen = xe_switch_addr(&a, sw->name, dst);
 
-	if (sendto(sw->fd, sw->batch, sw->len, MSG_DONTWAIT, (struct sockaddr *)&a, alen) >= 0) {
-		xe_switch_empty(sw);
+	if (sendto(sw->fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)&a, alen) >= 0)
 		return 0;
-	}
-	if (errno == EAGAIN || errno == ENOBUFS) {
+	if (errno == EAGAIN || errno == ENOBUFS)
+		return -EAGAIN;
+	/* ECONNREFUSED, ENOENT: nobody there (now). */
+	return -ENOENT;
+}
+
+/* Lossless mode: hold the batch behind those held (1), or lose it: none is free (-EAGAIN). */
+static int xe_switch_hold(struct xe_switch *sw, int64_t now)
+{
+	struct xe_switch_held *h;
+
+	if (sw->held_count == XE_SWITCH_HELD) {
 		xe_switch_empty(sw);
 		return -EAGAIN;
 	}
-	/* ECONNREFUSED, ENOENT: nobody there (now). */
+	h = &sw->held[(sw->held_first + sw->held_count) % XE_SWITCH_HELD];
+	memcpy(h->dst, sw->dst, 6);
+	memcpy(h->data, sw->batch, sw->len);
+	h->len = sw->len;
+	h->frames = sw->frames;
+	if (!sw->held_count++) {
+		sw->paused_since = now;
+		sw->paused_until = now + XE_SWITCH_PAUSE_NS;
+	}
+	xe_switch_empty(sw);
+	return 1;
+}
+
+int xe_switch_send(struct xe_switch *sw, int64_t now)
+{
+	int err;
+
+	if (sw->held_count)		/* paused: behind what waits */
+		return xe_switch_hold(sw, now);
+	err = xe_switch_sendto(sw, sw->dst, sw->batch, sw->len);
+	if (!err) {
+		xe_switch_empty(sw);
+		return 0;
+	}
+	if (err == -EAGAIN) {
+		if (sw->held)
+			return xe_switch_hold(sw, now);
+		xe_switch_empty(sw);
+		return -EAGAIN;
+	}
 	xe_switch_absent(sw, sw->dst, now);
 	return -ENOENT;
+}
+
+int64_t xe_switch_resume(struct xe_switch *sw, int64_t now, unsigned int *lost)
+{
+	struct xe_switch_held *h;
+	int err;
+
+	if (!sw->held_count)
+		return -1;
+	if (now < sw->paused_until)
+		return sw->paused_until - now;
+	while (sw->held_count) {
+		h = &sw->held[sw->held_first];
+		err = xe_switch_sendto(sw, h->dst, h->data, h->len);
+		if (err == -EAGAIN) {
+			sw->paused_until = now + XE_SWITCH_PAUSE_NS;
+			return XE_SWITCH_PAUSE_NS;
+		}
+		if (err) {
+			*lost += h->frames;
+			xe_switch_absent(sw, h->dst, now);
+		}
+		sw->held_first = (sw->held_first + 1) % XE_SWITCH_HELD;
+		sw->held_count--;
+	}
+	sw->paused_since = 0;
+	return -1;
 }
 
 void xe_switch_empty(struct xe_switch *sw)

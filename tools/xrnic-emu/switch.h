@@ -25,6 +25,18 @@
  * what one QP keeps unanswered (256 packets, 1 MiB at MTU 4096): one QP
  * alone is never marked, several sending to a receiver that cannot keep
  * up are.
+ *
+ * Lossless mode (--lossless, off by default), as a priority that PFC
+ * protects: a datagram that finds its destination's queue full is not
+ * lost but held, and the port pauses: for XE_SWITCH_PAUSE_NS, as long as
+ * a pause frame asks, after which the switch tries the datagram again,
+ * pausing once more while the queue is still full.  A paused port sends
+ * nothing new (struct xe_dev.tx_paused: the requesters and the Ethernet
+ * function wait); what the device must still send meanwhile (ACKs, READ
+ * responses, CNPs) waits behind the held datagrams, in order, whatever its
+ * destination: the head-of-line blocking that PFC is known for.  Up to
+ * XE_SWITCH_HELD datagrams are held (the headroom); one past it is lost
+ * and counted as in the lossy mode.
  */
 #ifndef XE_SWITCH_H
 #define XE_SWITCH_H
@@ -39,6 +51,16 @@
 #define XE_SWITCH_RETRY_NS	1000000000LL
 #define XE_SWITCH_SOCKBUF	(8 << 20)	/* bytes one port may have queued at others */
 #define XE_SWITCH_MARK_BYTES	(4 << 20)	/* queued past this: CE (struct xe_switch) */
+#define XE_SWITCH_PAUSE_NS	100000LL	/* lossless: one pause */
+#define XE_SWITCH_HELD		128		/* lossless: datagrams held while paused */
+
+/* Lossless mode: a datagram held while the port is paused. */
+struct xe_switch_held {
+	uint8_t dst[6];
+	size_t len;
+	unsigned int frames;
+	uint8_t data[XE_SWITCH_BATCH];
+};
 
 struct xe_switch {
 	int fd;				/* this port's socket, or -1: no switch */
@@ -47,6 +69,11 @@ struct xe_switch {
 	size_t len;			/* bytes in batch */
 	unsigned int frames;		/* frames in batch */
 	size_t mark_bytes;		/* queued past this, frames leave CE */
+	/* Lossless mode (xe_switch_lossless()); held is NULL in the lossy one. */
+	struct xe_switch_held *held;	/* a ring of XE_SWITCH_HELD */
+	unsigned int held_first, held_count;
+	int64_t paused_since;		/* when the port paused (xe_now_ns), or 0 */
+	int64_t paused_until;		/* when it tries again */
 	struct {
 		uint8_t mac[6];
 		int64_t until;		/* no port there before this time (xe_now_ns) */
@@ -61,6 +88,14 @@ struct xe_switch {
 int xe_switch_open(struct xe_switch *sw, const char *name, const uint8_t *mac);
 void xe_switch_close(struct xe_switch *sw);
 
+/* Lossless mode from now on; 0 or -ENOMEM. */
+int xe_switch_lossless(struct xe_switch *sw);
+/* True while the port is paused (lossless mode): datagrams are held. */
+static inline bool xe_switch_paused(const struct xe_switch *sw)
+{
+	return sw->held_count;
+}
+
 /* True when a frame for dst should go to the switch. */
 bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst);
 /* True when the frame fits in the batch, which is for the same destination. */
@@ -72,9 +107,19 @@ void xe_switch_add(struct xe_switch *sw, const uint8_t *frame, size_t len);
  * Send the batch to its destination and empty it: 0 sent, -EAGAIN the
  * destination's queue is full (the frames are lost, as on a congested
  * link), -ENOENT it has no port (remembered; the caller sends the frames
- * another way before the batch is emptied, see xe_switch_split()).
+ * another way before the batch is emptied, see xe_switch_split()).  In
+ * lossless mode a full queue, or a pause already on, holds the batch
+ * instead: 1; -EAGAIN only when XE_SWITCH_HELD are held already.
  */
 int xe_switch_send(struct xe_switch *sw, int64_t now);
+/*
+ * Lossless mode, paused: once the pause is over, send the held datagrams
+ * in order until none is left (the pause ends) or a queue is full again
+ * (another pause).  A held datagram whose destination has no port any
+ * more is lost: *lost counts its frames.  Returns the nanoseconds until
+ * the port tries again, or -1 when it is not paused (any more).
+ */
+int64_t xe_switch_resume(struct xe_switch *sw, int64_t now, unsigned int *lost);
 void xe_switch_empty(struct xe_switch *sw);
 
 /*

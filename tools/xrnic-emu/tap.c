@@ -60,17 +60,25 @@ static void xe_tap_write(void *ctx, const uint8_t *frame, size_t len)
 	}
 }
 
-void xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap)
+/* Send the switch's batch, if any; in lossless mode it may pause the port. */
+static void xe_tap_flush_batch(struct xe_dev *xe, struct xe_tap *tap, int64_t now)
 {
 	struct xe_tap_ctx c = { xe, tap };
 	unsigned int frames = tap->sw.frames;
+	bool paused = xe_switch_paused(&tap->sw);
 
 	if (!frames)
 		return;
 	/* This port's queue in the switch is long: congestion marked (DCQCN). */
 	if (xe_switch_queued(&tap->sw) > tap->sw.mark_bytes)
 		xe_switch_mark_ce(&tap->sw);
-	switch (xe_switch_send(&tap->sw, xe_now_ns())) {
+	switch (xe_switch_send(&tap->sw, now)) {
+	case 1:
+		if (!paused) {
+			xe->counters[XRNIC_CNT_RX_PAUSE]++;
+			xe->tx_paused = true;
+		}
+		break;
 	case -EAGAIN:
 		xe->counters[XRNIC_CNT_WIRE_TX_DROPS] += frames;
 		break;
@@ -80,6 +88,29 @@ void xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap)
 		xe_switch_empty(&tap->sw);
 		break;
 	}
+}
+
+int64_t xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap)
+{
+	int64_t now, since = tap->sw.paused_since;
+	unsigned int lost = 0;
+	bool resumed = false;
+
+	if (!tap->sw.frames && !xe_switch_paused(&tap->sw))
+		return -1;
+	now = xe_now_ns();
+	if (xe_switch_paused(&tap->sw) && xe_switch_resume(&tap->sw, now, &lost) < 0) {
+		/* The pause is over: what waited for it may go. */
+		xe->counters[XRNIC_CNT_RX_PAUSE_DURATION] += (now - since) / 1000;
+		xe->tx_paused = false;
+		xe->work = true;
+		resumed = true;
+	}
+	xe->counters[XRNIC_CNT_WIRE_TX_DROPS] += lost;
+	xe_tap_flush_batch(xe, tap, now);
+	if (xe_switch_paused(&tap->sw))
+		return tap->sw.paused_until > now ? tap->sw.paused_until - now : 0;
+	return resumed ? 0 : -1;
 }
 
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
@@ -94,7 +125,7 @@ void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
 		return;
 	}
 	if (!xe_switch_fits(&tap->sw, frame, len))
-		xe_tap_flush(xe, tap);
+		xe_tap_flush_batch(xe, tap, xe_now_ns());
 	xe_switch_add(&tap->sw, frame, len);
 }
 

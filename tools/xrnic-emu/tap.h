@@ -30,8 +30,13 @@ int xe_tap_open(const char *name);
  * for the switch waits in its batch until xe_tap_flush().
  */
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len);
-/* Send the switch's batch, if any (after each turn of the main loop). */
-void xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap);
+/*
+ * Send the switch's batch, if any (after each turn of the main loop); in
+ * lossless mode, paused, send what was held once the pause is over.
+ * Sets xe->tx_paused.  Returns the nanoseconds until it must be called
+ * again (0: the pause just ended and the device has work), or -1.
+ */
+int64_t xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap);
 /*
  * Hand the frames waiting on the tap (a batch of them) to the device; true
  * when the batch was full, so that more may wait.

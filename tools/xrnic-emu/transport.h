@@ -27,6 +27,7 @@ struct xe_frame {
 	uint64_t payload_off;		/* where in payload it starts */
 	const uint8_t *ip;		/* its IP header (ip_len bytes), or NULL */
 	size_t ip_len;
+	const uint8_t *smac;		/* its source MAC, with ip */
 	const struct xe_mcast *group;	/* a multicast group's, or NULL */
 };
 
@@ -37,6 +38,7 @@ struct xe_rx {
 	uint64_t payload_off;
 	const uint8_t *ip;		/* or NULL (RC in loopback) */
 	size_t ip_len;
+	const uint8_t *smac;		/* the frame's source MAC, with ip */
 };
 
 static inline bool xe_wr_is_atomic(uint8_t wr_opcode)
@@ -102,7 +104,7 @@ void xe_rq_consumed(struct xe_qp *qp);
  * packet leave now (else it is blocked, and xe_cc_wait() says for how
  * long); a packet of bytes left.
  */
-void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp);
+void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
 void xe_cc_cnp_rcv(struct xe_dev *xe, struct xe_qp *qp);
 bool xe_cc_may_send(struct xe_dev *xe, struct xe_qp *qp);
 void xe_cc_sent(struct xe_dev *xe, struct xe_qp *qp, uint64_t bytes);

@@ -63,8 +63,8 @@ static uint8_t xe_ud_check(struct xe_dev *xe, const struct xe_qp *qp, struct xe_
 	return XRNIC_WC_SUCCESS;
 }
 
-/* Send the datagram of the checked WQE in m. */
-static void xe_ud_xmit(struct xe_dev *xe, struct xe_qp *qp, const struct xe_msg *m)
+/* Send the datagram of the checked WQE in m; its frame's bytes. */
+static size_t xe_ud_xmit(struct xe_dev *xe, struct xe_qp *qp, const struct xe_msg *m)
 {
 	const struct xrnic_sqe *w = &m->wqe;
 	const struct xrnic_av *av = &w->ud.av;
@@ -89,7 +89,7 @@ static void xe_ud_xmit(struct xe_dev *xe, struct xe_qp *qp, const struct xe_msg 
 	memcpy(path.smac, xe->id.mac, 6);
 	memcpy(path.dgid, av->dgid, 16);
 	memcpy(path.sgid, xe->gid[av->sgid_index].gid, 16);
-	xe_wire_send_path(xe, &path, xe_gid_is_ours(xe, av->dgid), &p, &m->local, 0);
+	return xe_wire_send_path(xe, &path, xe_gid_is_ours(xe, av->dgid), &p, &m->local, 0);
 }
 
 bool xe_ud_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
@@ -97,7 +97,11 @@ bool xe_ud_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 	struct xe_msg *m = xe_req_msg(qp, qp->sq_ci);
 	uint8_t status, verr;
 
-	if (pi == qp->sq_ci)
+	/*
+	 * Nothing posted, a paused port (lossless mode), or a rate-limited
+	 * QP whose time has not come (DCQCN, cc.c): the WQE waits.
+	 */
+	if (pi == qp->sq_ci || xe->tx_paused || (qp->rp.rc && !xe_cc_may_send(xe, qp)))
 		return false;
 	/* The guest may rewrite the slot: work on a copy. */
 	memcpy(&m->wqe, qp->sq + (size_t)(qp->sq_ci & (qp->sq_depth - 1)) * XRNIC_SQE_SIZE,
@@ -106,7 +110,9 @@ bool xe_ud_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 	m->npsn = 1;
 	m->done = 0;
 	status = xe_ud_check(xe, qp, m, &verr);
-	if (status == XRNIC_WC_SUCCESS)
+	if (status == XRNIC_WC_SUCCESS && qp->rp.rc)
+		xe_cc_sent(xe, qp, xe_ud_xmit(xe, qp, m));
+	else if (status == XRNIC_WC_SUCCESS)
 		xe_ud_xmit(xe, qp, m);
 	qp->req.sq_next = qp->sq_ci + 1;
 	qp->req.send_idx = qp->req.sq_next;

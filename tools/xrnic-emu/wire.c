@@ -72,6 +72,7 @@ size_t xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loo
 		xe_frame_outer(outer, path, f.len, xe->ip_id++);
 		f.ip = outer + XE_ETH_HLEN;
 		f.ip_len = xe_gid_is_v4(path->dgid) ? XE_IPV4_HLEN : XE_IPV6_HLEN;
+		f.smac = outer + 6;
 	}
 	xe_wire_recv(xe, &f);
 	return frame_len;
@@ -132,7 +133,7 @@ void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
 		return;
 	}
 	f = (struct xe_frame){ .hdr = rf.bth, .hdr_avail = rf.len, .len = rf.len,
-			       .ip = rf.ip, .ip_len = rf.ip_len, .group = group };
+			       .ip = rf.ip, .ip_len = rf.ip_len, .smac = frame + 6, .group = group };
 	xe_wire_dispatch(xe, &f);
 }
 
@@ -146,7 +147,7 @@ bool xe_wire_recv(struct xe_dev *xe, const struct xe_frame *f)
 bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 {
 	struct xe_rx rx = { .payload = f->payload, .payload_off = f->payload_off,
-			    .ip = f->ip, .ip_len = f->ip_len };
+			    .ip = f->ip, .ip_len = f->ip_len, .smac = f->smac };
 	struct xe_buf after_hdr;
 	struct xe_qp *qp;
 	uint32_t i;
@@ -185,7 +186,7 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 		goto drop;
 	/* A switch on the way was congested: the sender hears of it (DCQCN). */
 	if (f->ip && xe_ip_ecn(f->ip, f->ip_len) == XE_ECN_CE)
-		xe_cc_ce_rcv(xe, qp);
+		xe_cc_ce_rcv(xe, qp, &rx);
 	if (qp->type == XRNIC_QPT_UD)
 		xe_ud_rcv(xe, qp, &rx);
 	else if (rx.pkt.mask & XE_PKT_REQ)

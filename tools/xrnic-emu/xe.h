@@ -421,6 +421,11 @@ struct xe_dev {
 	 * charged for frames the device model has not read yet.
 	 */
 	bool rx_pending;
+	/*
+	 * The port is paused (the switch's lossless mode, switch.h): the
+	 * requesters and the Ethernet function send nothing new.
+	 */
+	bool tx_paused;
 
 	/* Objects, dropped by a reset.  Entry 0 (QPs: 0 and 1) is unused. */
 	struct xe_pd pd[XE_MAX_PD + 1];

@@ -521,11 +521,24 @@ TEST_F(emu, bad_option_values_exit_2_naming_the_option)
 	}
 }
 
+TEST_F(emu, lossless_without_a_switch_exits_2_naming_it)
+{
+	const char *args[] = { "--socket", self->e.sock, "--guest-ram", self->e.ram,
+			       "--lossless", NULL };
+
+	ASSERT_TRUE(emu_start(&self->e, NULL, NULL, NULL, NULL));
+	kill(self->e.pid, SIGTERM);
+	ASSERT_EQ(0, wait_exit(self->e.pid));
+	EXPECT_EQ(2, wait_exit(emu_spawn(&self->e, args)));
+	EXPECT_NE(NULL, strstr(slurp(self->e.err), "--lossless needs --switch"));
+}
+
 TEST_F(emu, help_lists_every_option)
 {
 	static const char *const opts[] = {
 		"--socket", "--guest-ram", "--vectors", "--guid", "--mac", "--fw-version",
-		"--log", "--tap", "--faults", "--pcap", "--switch", "--ecn-threshold", "--help",
+		"--log", "--tap", "--faults", "--pcap", "--switch", "--ecn-threshold", "--lossless",
+		"--help",
 	};
 	const char *args[] = { "--help", NULL };
 	size_t i;

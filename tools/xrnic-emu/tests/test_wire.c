@@ -1427,7 +1427,7 @@ TEST_F(wire, a_cnp_cuts_the_senders_rate_once_per_monitor_period)
 	manual_clocks(a, b);
 	EXPECT_EQ(0, qa->rp.rc);			/* not limited */
 	/* b's QP says CE came: its CNP reaches a's QP. */
-	xe_cc_ce_rcv(&b->xe, qb);
+	xe_cc_ce_rcv(&b->xe, qb, NULL);
 	ASSERT_EQ(1, cnps(b, a->lb.qpn[0]));
 	n = b->out.len[0];
 	memcpy(cnp, b->out.frame[0], n);
@@ -1451,6 +1451,79 @@ TEST_F(wire, a_cnp_cuts_the_senders_rate_once_per_monitor_period)
 	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_RP_CNP_IGNORED]);
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RX_DROPPED]);
 	EXPECT_EQ(2, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+}
+
+/* Post a datagram of 1000 bytes at BUF from s's UD QP (slot 2) to QP qpn of to. */
+static void ud_post(struct side *s, const struct side *to, uint32_t qpn)
+{
+	struct xrnic_sqe w = {
+		.opcode = XRNIC_WR_SEND, .num_sge = 1, .dest_qpn = htole32(qpn),
+		.qkey = htole32(0x1111),
+	};
+
+	memcpy(w.ud.av.dgid, to->xe.gid[1].gid, 16);
+	memcpy(w.ud.av.dmac, to->xe.id.mac, 6);
+	w.ud.av.sgid_index = 1;
+	w.ud.av.hop_limit = 64;
+	w.ud.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(1000), htole32(s->lb.key) };
+	post_send(s, 2, &w);
+}
+
+/*
+ * A UD QP's CE-marked datagrams get a CNP (one per interval) to the DETH's
+ * source QP, back the way the frame came; the CNP cuts that QP's rate, and
+ * its next datagrams leave at it.
+ */
+TEST_F(wire, a_ce_marked_datagram_gets_a_cnp_to_its_source_qp_which_slows_down)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xe_roce_frame rf;
+	struct xe_qp *qpa;
+	uint32_t qa, qb;
+	int64_t due;
+	int k;
+
+	manual_clocks(a, b);
+	ASSERT_EQ(0, ud_qp(a, &qa));
+	ASSERT_EQ(0, ud_qp(b, &qb));
+	qpa = &a->xe.qp[XE_QPN_SLOT(qa)];
+	for (k = 0; k < 2; k++) {
+		post_recv(b, 2, BUF + k * 2048, 2048);
+		ud_post(a, b, qb);
+	}
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	ASSERT_EQ(2, a->out.n);
+	mark_all(a);
+	ASSERT_EQ(2, deliver(a, b));
+	settle(b);
+	EXPECT_EQ(2, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_NP_CNP_SENT]);
+	ASSERT_EQ(1, b->out.n);
+	ASSERT_EQ(1, cnps(b, qa));
+	ASSERT_EQ(1, xe_frame_parse(b->out.frame[0], b->out.len[0], &rf));
+	EXPECT_EQ(0, memcmp(b->out.frame[0], a->xe.id.mac, 6));
+	EXPECT_EQ(0, memcmp(rf.dgid, a->xe.gid[1].gid, 16));
+	EXPECT_EQ(0, memcmp(rf.sgid, b->xe.gid[1].gid, 16));
+	/* Both datagrams were received all the same. */
+	for (k = 0; k < 2; k++)
+		ASSERT_NE(NULL, poll_cq(b));
+	ASSERT_EQ(1, deliver(b, a));
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+	EXPECT_EQ(XE_CC_LINE_RATE * (2048 - 1023) / 2048, qpa->rp.rc);
+	/* Limited: of two datagrams one leaves, the next when its time has come. */
+	for (k = 0; k < 2; k++)
+		ud_post(a, b, qb);
+	xe_doorbell(&a->xe, 1);
+	due = settle(a);
+	ASSERT_EQ(1, a->out.n);
+	EXPECT_EQ((int64_t)a->out.len[0] * 8000 / qpa->rp.rc, due);
+	a->xe.cc_clock_ns += due - 1;
+	EXPECT_EQ(1, settle(a));
+	EXPECT_EQ(1, a->out.n);
+	a->xe.cc_clock_ns += 1;
+	settle(a);
+	EXPECT_EQ(2, a->out.n);
 }
 
 TEST_F(wire, a_limited_qps_packets_leave_spaced_by_their_bytes_at_its_rate)
@@ -1744,24 +1817,201 @@ TEST_F(switched, frames_for_a_mac_without_a_switch_port_go_on_the_tap)
 	}
 }
 
-TEST_F(switched, a_full_switch_port_drops_frames_and_counts_them)
+/*
+ * The datagrams a port may have waiting at another (net.unix.max_dgram_qlen
+ * of this network namespace; one more than it fits), or 0 if more WRITEs
+ * than a test can post would be needed to fill it.
+ */
+static int switch_qlen(void)
+{
+	FILE *f = fopen("/proc/sys/net/unix/max_dgram_qlen", "r");
+	int n = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n > 0 && n + 2 < XE_LB_DEPTH ? n : 0;
+}
+
+/*
+ * Post WRITEs of 60000 bytes (15 packets, one datagram each) from a to b,
+ * more than b's switch port holds unread, and run a alone: b reads none.
+ */
+static void fill_b_port(FIXTURE_DATA(switched) *self, int qlen)
 {
 	struct side *a = self->a, *b = self->b;
-	int small = 4096, k;
 	struct xrnic_sqe w;
+	int k;
 
-	/* Little room for what b has not read yet. */
-	ASSERT_EQ(0, setsockopt(self->ta.sw.fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)));
-	for (k = 0; k < 8; k++) {
+	fill(a->xe.mem.base + BUF, 60000, 5);
+	for (k = 0; k < qlen + 3; k++) {
 		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
 		post_send(a, 0, &w);
 	}
 	xe_doorbell(&a->xe, 1);
 	while (xe_dev_poll(&a->xe) == 0)
 		;
-	xe_tap_flush(&a->xe, &self->ta);
-	EXPECT_LT(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+}
+
+TEST_F(switched, a_full_switch_port_drops_frames_and_counts_them)
+{
+	struct side *a = self->a;
+	int qlen = switch_qlen();
+
+	if (!qlen)
+		SKIP(return, "net.unix.max_dgram_qlen is too long to fill here");
+	fill_b_port(self, qlen);
+	EXPECT_EQ(-1, xe_tap_flush(&a->xe, &self->ta));
+	/* Lost at the switch, not sent another way. */
+	EXPECT_LE(15, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
 	EXPECT_GT(a->xe.counters[XRNIC_CNT_TX_PACKETS], a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+	EXPECT_EQ(0, seg_deliver(self->seg_a, self->b));
+	EXPECT_FALSE(a->xe.tx_paused);
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RX_PAUSE]);
+}
+
+/*
+ * Lossless mode: the same full port pauses the sender's port instead.
+ * Nothing new leaves while it is paused; once b reads and the pause is
+ * over, the held datagrams go in order and every WRITE completes, none
+ * lost.
+ */
+TEST_F(switched, in_lossless_mode_a_full_port_pauses_the_sender_and_loses_nothing)
+{
+	struct side *a = self->a, *b = self->b;
+	int qlen = switch_qlen(), k, done = 0;
+	struct xrnic_cqe *c;
+	struct xrnic_sqe w;
+	uint64_t sent;
+	int64_t wait;
+
+	if (!qlen)
+		SKIP(return, "net.unix.max_dgram_qlen is too long to fill here");
+	ASSERT_EQ(0, xe_switch_lossless(&self->ta.sw));
+	fill_b_port(self, qlen);
+	wait = xe_tap_flush(&a->xe, &self->ta);
+	EXPECT_LT(0, wait);
+	EXPECT_GE(XE_SWITCH_PAUSE_NS, wait);
+	EXPECT_TRUE(a->xe.tx_paused);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RX_PAUSE]);
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+	/* Paused: a WRITE posted now does not leave. */
+	sent = a->xe.counters[XRNIC_CNT_TX_PACKETS];
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+	post_send(a, 0, &w);
+	xe_doorbell(&a->xe, 1);
+	while (xe_dev_poll(&a->xe) == 0)
+		;
+	EXPECT_EQ(sent, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	EXPECT_LT(0, xe_tap_flush(&a->xe, &self->ta));
+	/* b reads; the pause ends; everything goes. */
+	for (k = 0; k < 10000 && done < qlen + 4; k++) {
+		xe_tap_switch_receive(&b->xe, &self->tb);
+		while (xe_dev_poll(&b->xe) == 0)
+			;
+		xe_tap_flush(&b->xe, &self->tb);
+		xe_tap_switch_receive(&a->xe, &self->ta);
+		xe_doorbell(&a->xe, 1);
+		while (xe_dev_poll(&a->xe) == 0)
+			;
+		wait = xe_tap_flush(&a->xe, &self->ta);
+		if (wait > 0)
+			usleep(wait / 1000 + 1);
+		while ((c = poll_cq(a))) {
+			EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
+			done++;
+		}
+	}
+	EXPECT_EQ(qlen + 4, done);
+	EXPECT_FALSE(a->xe.tx_paused);
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+	EXPECT_LE(1, a->xe.counters[XRNIC_CNT_RX_PAUSE]);
+	EXPECT_LE(XE_SWITCH_PAUSE_NS / 1000, a->xe.counters[XRNIC_CNT_RX_PAUSE_DURATION]);
+	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF, 60000));
+}
+
+/* A datagram of one 60-byte frame from x's port to dst at time now, byte 59 its tag. */
+static int send_one(struct xe_switch *x, const uint8_t *dst, uint8_t tag, int64_t now)
+{
+	uint8_t f[60] = { };
+
+	memcpy(f, dst, 6);
+	f[59] = tag;
+	xe_switch_add(x, f, sizeof(f));
+	return xe_switch_send(x, now);
+}
+
+/* The tag of the one frame of the next datagram waiting at port p, or -1. */
+static int recv_one(struct xe_switch *p)
+{
+	uint8_t d[XE_SWITCH_BATCH];
+	long n = xe_switch_recv(p, d, sizeof(d));
+
+	return n == 2 + 60 ? d[2 + 59] : -1;
+}
+
+/*
+ * Head-of-line blocking: a paused port (lossless mode) holds its datagrams
+ * for every destination behind the one that found a full queue, and sends
+ * them in order once the pause is over and the queue has room; past
+ * XE_SWITCH_HELD held, one is lost.  The clock is the test's.
+ */
+TEST(a_paused_port_holds_every_destination_behind_the_full_one)
+{
+	static const uint8_t mx[6] = { 2, 0, 0, 0, 0, 1 }, my[6] = { 2, 0, 0, 0, 0, 2 },
+			     mz[6] = { 2, 0, 0, 0, 0, 3 };
+	struct xe_switch *x = calloc(1, sizeof(*x)), *y = calloc(1, sizeof(*y)),
+			 *z = calloc(1, sizeof(*z));
+	int qlen = switch_qlen(), i, r = 0;
+	int64_t t = 1000000000;
+	unsigned int lost = 0;
+	char name[32];
+
+	ASSERT_TRUE(x && y && z);
+	if (!qlen)
+		SKIP(return, "net.unix.max_dgram_qlen is too long to fill here");
+	snprintf(name, sizeof(name), "test-hol-%d", getpid());
+	ASSERT_EQ(0, xe_switch_open(x, name, mx));
+	ASSERT_EQ(0, xe_switch_open(y, name, my));
+	ASSERT_EQ(0, xe_switch_open(z, name, mz));
+	ASSERT_EQ(0, xe_switch_lossless(x));
+	/* y reads nothing: its queue fills, then x pauses. */
+	for (i = 0; i < qlen + 2 && !r; i++)
+		r = send_one(x, my, i, t);
+	ASSERT_EQ(1, r);
+	EXPECT_TRUE(xe_switch_paused(x));
+	/* z's datagram waits behind y's, though z's queue is empty. */
+	EXPECT_EQ(1, send_one(x, mz, 200, t));
+	EXPECT_EQ(-1, recv_one(z));
+	/* y reads what it has; x tries again only once its pause is over. */
+	for (r = 0; r < i - 1; r++)
+		EXPECT_EQ(r, recv_one(y));
+	EXPECT_EQ(-1, recv_one(y));
+	EXPECT_EQ(1, xe_switch_resume(x, t + XE_SWITCH_PAUSE_NS - 1, &lost));
+	EXPECT_EQ(-1, recv_one(y));
+	EXPECT_EQ(-1, recv_one(z));
+	EXPECT_EQ(-1, xe_switch_resume(x, t + XE_SWITCH_PAUSE_NS, &lost));
+	EXPECT_FALSE(xe_switch_paused(x));
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(i - 1, recv_one(y));
+	EXPECT_EQ(200, recv_one(z));
+	/* Still full at the end of a pause: another one. */
+	for (r = 0; r < qlen + 1; r++)
+		EXPECT_EQ(0, send_one(x, my, r, t));
+	EXPECT_EQ(1, send_one(x, my, 0, t));
+	EXPECT_EQ(XE_SWITCH_PAUSE_NS, xe_switch_resume(x, t + XE_SWITCH_PAUSE_NS, &lost));
+	/* The headroom: XE_SWITCH_HELD held, the next one lost. */
+	for (r = 1; r < XE_SWITCH_HELD; r++)
+		EXPECT_EQ(1, send_one(x, my, r, t));
+	EXPECT_EQ(-EAGAIN, send_one(x, my, 0, t));
+	xe_switch_close(x);
+	xe_switch_close(y);
+	xe_switch_close(z);
+	free(x);
+	free(y);
+	free(z);
 }
 
 static void collect(void *ctx, const uint8_t *frame, size_t len)

@@ -710,6 +710,9 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_NP_CNP_SENT] = "np_cnp_sent",
 	[XRNIC_CNT_RP_CNP_HANDLED] = "rp_cnp_handled",
 	[XRNIC_CNT_RP_CNP_IGNORED] = "rp_cnp_ignored",
+	/* The switch's lossless mode, as mlx5's per-priority pause counters. */
+	[XRNIC_CNT_RX_PAUSE] = "rx_pause",
+	[XRNIC_CNT_RX_PAUSE_DURATION] = "rx_pause_duration",
 };
 
 static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,
