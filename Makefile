@@ -44,14 +44,57 @@ lint: deps
 demo: all
 	scripts/xrdma-vm run --vms 2 $(VM_MODULES) scripts/demo-guest.sh
 
-install: modules emu
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(KVER)
-	install -D -m 0644 scripts/xrdma-modprobe.conf /etc/modprobe.d/xrdma.conf
-	install -D -m 0755 tools/xrnic-emu/build/xrnic-emu /usr/local/bin/xrnic-emu
-	install -D -m 0644 tools/lib/xrnic/build/libxrnic-rdmav34.so \
-		/usr/lib/x86_64-linux-gnu/libibverbs/libxrnic-rdmav34.so
-	install -D -m 0644 tools/lib/xrnic/build/xrnic.driver /etc/libibverbs.d/xrnic.driver
+# Installing (Documentation/configuration.rst, "Installing"): the modules
+# under /lib/modules/<Debian's kernel>/updates, the provider where Debian's
+# libibverbs looks, the device model, its man page and its systemd unit.
+# DESTDIR stages it (depmod is then the packager's); make uninstall removes
+# what make install put.
+VERSION := $(shell cat VERSION)
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+LIBDIR ?= /usr/lib/$(shell dpkg-architecture -qDEB_HOST_MULTIARCH)
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates/xrdma
+PROVIDER = $(DESTDIR)$(LIBDIR)/libibverbs/libxrnic-rdmav34.so
+DRIVER_FILE = $(DESTDIR)/etc/libibverbs.d/xrnic.driver
+MODPROBE_CONF = $(DESTDIR)/etc/modprobe.d/xrdma.conf
+EMU_FILES = $(DESTDIR)$(BINDIR)/xrnic-emu $(DESTDIR)$(MANDIR)/man1/xrnic-emu.1 \
+	    $(DESTDIR)$(UNITDIR)/xrnic-emu@.service
+
+install: install-modules install-provider install-emu
+
+install-modules: modules install-modprobe
+	install -D -m 0644 drivers/infiniband/core/xrdma_core.ko $(MODDIR)/xrdma_core.ko
+	install -D -m 0644 drivers/infiniband/hw/xrnic/xrnic.ko $(MODDIR)/xrnic.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+install-provider: provider
+	install -D -m 0644 tools/lib/xrnic/build/libxrnic-rdmav34.so $(PROVIDER)
+	install -D -m 0644 tools/lib/xrnic/build/xrnic.driver $(DRIVER_FILE)
+
+install-emu: emu
+	$(MAKE) -C tools/xrnic-emu build/xrnic-emu.1
+	install -D -m 0755 tools/xrnic-emu/build/xrnic-emu $(DESTDIR)$(BINDIR)/xrnic-emu
+	install -D -m 0644 tools/xrnic-emu/build/xrnic-emu.1 $(DESTDIR)$(MANDIR)/man1/xrnic-emu.1
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|' tools/xrnic-emu/xrnic-emu@.service.in \
+		>$(DESTDIR)$(UNITDIR)/xrnic-emu@.service
+
+install-modprobe:
+	install -D -m 0644 scripts/xrdma-modprobe.conf $(MODPROBE_CONF)
+
+uninstall:
+	rm -f $(MODDIR)/xrdma_core.ko $(MODDIR)/xrnic.ko $(MODPROBE_CONF) $(PROVIDER) \
+		$(DRIVER_FILE) $(EMU_FILES)
+	-rmdir $(MODDIR) 2>/dev/null
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# Debian packages (xrdma-dkms, libxrnic, xrnic-emu) built with debhelper
+# from the tracked files, into build/deb/.
+deb:
+	@scripts/install-deps.sh debhelper dh-dkms dkms
+	scripts/build-deb.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
@@ -61,4 +104,5 @@ clean:
 	$(MAKE) -C tools/testing/cm clean
 	rm -rf build
 
-.PHONY: bench provider all deps modules emu selftests check lint demo install clean
+.PHONY: bench provider all deps modules emu selftests check lint demo install install-modules \
+	install-provider install-emu install-modprobe uninstall deb clean

@@ -97,6 +97,10 @@ layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko scripts/demo-guest.sh
 layer device-model make -s -j"$(nproc)" -C tools/xrnic-emu check
+# The Debian packages (make deb: xrdma-dkms, libxrnic, xrnic-emu): lintian,
+# their files, DKMS building the modules for Debian's kernel; make install
+# and make uninstall into a staging directory.
+layer packages scripts/tests/packages.sh
 # IB CM (cm.c) on the host: its state machine and messages against a peer
 # that sends what Linux's ib_cm sends, and a bounded fuzz run of CM MADs as
 # they come from the wire.

@@ -13,6 +13,6 @@ rm -rf "$src"
 mkdir -p "$src"
 tar -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	--exclude='.*.cmd' --exclude=modules.order --exclude=Module.symvers \
-	Kbuild drivers include | tar -x -C "$src"
+	Kbuild VERSION drivers include | tar -x -C "$src"
 make -s -C "$kdir/build" M="$src" W=1 modules >&2
 echo "$src"

@@ -44,6 +44,7 @@ static const struct option xe_options[] = {
 	{ "switch",	required_argument, NULL, 'S' },
 	{ "lossless",	no_argument,       NULL, 'L' },
 	{ "ecn-threshold", required_argument, NULL, 'E' },
+	{ "version",	no_argument,	   NULL, 'V' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ }
 };
@@ -78,6 +79,7 @@ static void xe_usage(FILE *f)
 		"  --lossless             with --switch: a full queue pauses this port, as\n"
 		"                         PFC does, instead of losing the frames (default:\n"
 		"                         lossy)\n"
+		"  --version              show the version\n"
 		"  --help                 show this help\n"
 		"\n"
 		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
@@ -275,6 +277,9 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 		case 'L':
 			a->lossless = true;
 			break;
+		case 'V':
+			printf("xrnic-emu %s\n", XE_VERSION);
+			exit(0);
 		case 'h':
 			xe_usage(stdout);
 			exit(0);

@@ -136,3 +136,4 @@ module_exit(xr_core_exit);
 MODULE_DESCRIPTION("xrdma RDMA core");
 MODULE_AUTHOR("The xrdma authors");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(XRDMA_VERSION);

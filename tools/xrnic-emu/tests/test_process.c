@@ -538,7 +538,7 @@ TEST_F(emu, help_lists_every_option)
 	static const char *const opts[] = {
 		"--socket", "--guest-ram", "--vectors", "--guid", "--mac", "--fw-version",
 		"--log", "--tap", "--faults", "--pcap", "--switch", "--ecn-threshold", "--lossless",
-		"--help",
+		"--version", "--help",
 	};
 	const char *args[] = { "--help", NULL };
 	size_t i;

@@ -401,3 +401,4 @@ module_exit(xrnic_exit);
 MODULE_DESCRIPTION("XRNIC RDMA NIC driver");
 MODULE_AUTHOR("The xrdma authors");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(XRDMA_VERSION);
