@@ -128,6 +128,10 @@ layer incast scripts/xrdma-vm run --vms 4 --add scripts/tests/rdma-pair.sh:/rdma
 # for 2 s pauses instead of losing frames, and the stream completes.
 layer switch scripts/xrdma-vm run --vms 2 --lossless --ecn-threshold 0 \
 	--add scripts/tests/rdma-pair.sh:/rdma-pair.sh scripts/tests/switch-guest.sh
+# Two runs in two network namespaces standing for hosts, their segments
+# joined by VXLAN (--host-index, --vxlan): RoCE v2 between an XRNIC guest
+# of each; an underlay MTU too small for the segment is refused.
+layer vxlan scripts/tests/vxlan.sh
 # The same programs between an XRNIC guest and Linux's rdma_rxe (Debian's
 # kernel and rxe provider) on a virtio-net guest, both ways; the XRNIC's
 # device model captures its wire, and the capture is checked: every RoCE v2

@@ -89,8 +89,8 @@ pair_cm_listening roce.ib_send_bw_through_the_rdma_cm 1 "ib_send_bw -R -d xrnic0
 pair_rping_rejected roce.rping_to_a_port_nobody_listens_on_is_rejected
 # A REQ flood from guest 2 (cm_flood forges 2000 REQs to a listener whose
 # backlog is 8 and who reads nothing meanwhile, and 2000 to a port nobody
-# listens on): guest 1's IB CM holds at most the backlog's connections,
-# and none once the listener rejected what it took.
+# listens on): once they are handled guest 1's IB CM holds at most the
+# backlog's connections, and none once the listener rejected what it took.
 pair_cm_run roce.a_req_flood_holds_at_most_the_backlog 1 "nc -l -p 7999 | /selftests/cm_flood -l 18600 -b 8" \
 	"/selftests/cm_flood -c $PEER_IP -p 18600 -n 2000 && echo done | nc $PEER 7999"
 pair_icrc_check roce

@@ -5,8 +5,9 @@
  * of its own and the RDMA CM's IP header in its private data) and sends
  * them from a UD QP of Q_Key 0x80010000 (root only) to the server's GSI
  * QP, never answering what comes back; the server's listener does not
- * read its events meanwhile.  The server's IB CM must keep at most its
- * backlog of connections (a REQ beyond it is dropped, holding nothing),
+ * read its events meanwhile.  The server's IB CM must hold at most its
+ * backlog of connections once the REQs are handled (a REQ beyond it is
+ * dropped, holding nothing), one for each request the listener then reads,
  * REQs to a port nobody listens on none (a REJ answers each), and all of
  * them must be gone once the listener rejected what it got.
  *
@@ -247,6 +248,24 @@ static long connections(void)
 	return strtol(buf, NULL, 10);
 }
 
+/*
+ * The connections more than base once the flood's REQs are all handled:
+ * the count the same for a second (at most 30 s).
+ */
+static long settled(long base)
+{
+	long last = connections(), now;
+	int same = 0, i;
+
+	for (i = 0; i < 300 && same < 10; i++) {
+		usleep(100000);
+		now = connections();
+		same = now == last ? same + 1 : 0;
+		last = now;
+	}
+	return last - base;
+}
+
 static int server(uint16_t port, int backlog)
 {
 	struct sockaddr_in any = { .sin_family = AF_INET, .sin_port = htons(port) };
@@ -255,7 +274,7 @@ static int server(uint16_t port, int backlog)
 	struct rdma_cm_event *ev;
 	struct rdma_cm_id *l, *req;
 	/* Once the connections of earlier tests left TIMEWAIT (or 5 s). */
-	long base = xt_core_count("cm_connections", 0), most = base, now;
+	long base = xt_core_count("cm_connections", 0), most = base, now, held;
 	int requests = 0;
 	char line[64];
 
@@ -271,6 +290,13 @@ static int server(uint16_t port, int backlog)
 	}
 	if (read(0, line, sizeof(line)) < 0)
 		return 1;
+	/*
+	 * What the IB CM holds once every REQ was handled: the backlog at
+	 * most.  While REQs are handled (several at once: the MAD workqueue
+	 * is unbound) each has its connection until it is taken or dropped,
+	 * so the peak seen during the flood is printed, not judged.
+	 */
+	held = settled(base);
 	fcntl(ch->fd, F_SETFL, O_NONBLOCK);
 	while (!rdma_get_cm_event(ch, &ev)) {
 		req = ev->event == RDMA_CM_EVENT_CONNECT_REQUEST ? ev->id : NULL;
@@ -284,10 +310,10 @@ static int server(uint16_t port, int backlog)
 	rdma_destroy_id(l);
 	rdma_destroy_event_channel(ch);
 	now = xt_core_count("cm_connections", base);
-	printf("# backlog %d: %d requests taken, at most %ld connections more, %ld more at the end\n",
-	       backlog, requests, most - base, now - base);
-	return requests >= 1 && requests <= backlog && most - base <= backlog + 1 && now == base ?
-	       0 : 1;
+	printf("# backlog %d: %ld connections held after the flood, %d requests taken, "
+	       "at most %ld connections more during it, %ld more at the end\n",
+	       backlog, held, requests, most - base, now - base);
+	return requests >= 1 && requests <= backlog && held == requests && now == base ? 0 : 1;
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,53 @@
+#!/bin/bash
+# The vxlan layer: two "hosts" (network namespaces joined by a veth pair,
+# the underlay, MTU 9100), each running its own scripts/xrdma-vm run with
+# one XRNIC guest, --host-index 1 and 2, their segments joined by VXLAN
+# (--vxlan): guest xrdma-vm1 on host 1 and xrdma-vm17 on host 2 ping each
+# other, run ibv_rc_pingpong (data checked) and ib_write_bw over RoCE v2
+# across the VXLAN (scripts/tests/vxlan-guest.sh).  Then a run whose
+# underlay MTU is too small for the segment's frames is refused.  KTAP:
+# both runs' lines, then this script's.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+h1=xrdma-host1-$$ h2=xrdma-host2-$$
+cleanup() {
+	ip netns del "$h1" 2>/dev/null
+	ip netns del "$h2" 2>/dev/null
+}
+trap cleanup EXIT
+ip netns add "$h1" && ip netns add "$h2" &&
+	ip link add xrul1 netns "$h1" type veth peer name xrul2 netns "$h2" || exit 1
+for h in 1 2; do
+	ns=xrdma-host$h-$$
+	ip -n "$ns" link set lo up
+	ip -n "$ns" addr add "10.99.0.$h/24" dev "xrul$h"
+	ip -n "$ns" link set "xrul$h" mtu 9100 up
+done
+# run H REMOTE: host H's run, its output prefixed by the runner as usual.
+run() {
+	ip netns exec "xrdma-host$1-$$" scripts/xrdma-vm run --host-index "$1" --vxlan "$2" \
+		--vms 1 --add scripts/tests/rdma-pair.sh:/rdma-pair.sh scripts/tests/vxlan-guest.sh
+}
+run 1 10.99.0.2 &
+one=$!
+run 2 10.99.0.1 &
+two=$!
+rc=0
+wait $one || rc=1
+wait $two || rc=1
+
+echo "1..1"
+ip -n "$h1" link set xrul1 mtu 1500
+if ip netns exec "$h1" scripts/xrdma-vm run --host-index 1 --vxlan 10.99.0.2 /etc/hostname \
+	>/tmp/vxlan-mtu-$$.log 2>&1; then
+	echo "not ok 1 vxlan.an_underlay_mtu_too_small_is_refused"
+	rc=1
+elif grep -q "has MTU 1500; the segment's 9000-byte frames need 9050" /tmp/vxlan-mtu-$$.log; then
+	echo "ok 1 vxlan.an_underlay_mtu_too_small_is_refused"
+else
+	sed 's/^/# /' /tmp/vxlan-mtu-$$.log
+	echo "not ok 1 vxlan.an_underlay_mtu_too_small_is_refused"
+	rc=1
+fi
+rm -f /tmp/vxlan-mtu-$$.log
+exit $rc
