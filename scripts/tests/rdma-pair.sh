@@ -85,6 +85,8 @@ pair_rping() {
 		grep -q "server DISCONNECT EVENT" /tmp/rping.log &&
 			[ "$(grep -c "^server ping data: rdma-ping-" /tmp/rping.log)" = 20 ] || st=1
 		[ $st = 0 ] || sed 's/^/# server: /' /tmp/rping.log
+		# The client's guest waits for this (TCP port 7175).
+		for i in $(seq 300); do echo done | nc "$PEER" 7175 2>/dev/null && break; sleep 0.2; done
 	else
 		for try in $(seq 100); do
 			timeout 120 rping -c -a "$PEER" -p 7174 -C 20 -v "$@" >/tmp/rping.log 2>&1
@@ -94,6 +96,9 @@ pair_rping() {
 		done
 		[ "$(grep -c "^ping data: rdma-ping-" /tmp/rping.log)" = 20 ] || st=1
 		[ $st = 0 ] || sed 's/^/# client: /' /tmp/rping.log
+		# Up until the server is done: the client's DREQ, sent again
+		# when one is lost, needs this node's CM (it ends with the guest).
+		timeout 150 nc -l -p 7175 >/dev/null 2>&1
 	fi
 	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
 }
