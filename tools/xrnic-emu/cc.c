@@ -264,8 +264,8 @@ static void xe_cc_reverse_path(const struct xe_dev *xe, const struct xe_qp *qp,
 /*
  * The device.  The NP answers an RC or UC QP's CE-marked packet to its
  * peer (dest_qpn, on the QP's path), a UD QP's datagram to the DETH's
- * source QP on the reverse path of the frame, as mlx5 does; at most one
- * CNP per receiving QP per min_time_between_cnps.
+ * source QP (the one QP it names) on the reverse path of the frame; at
+ * most one CNP per receiving QP per min_time_between_cnps.
  */
 void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 {
