@@ -60,9 +60,9 @@ for server in 1 2; do
 	s=$([ "$server" = 1 ] && echo xrnic || echo rxe)
 	pair_cm_run "interop.${me}.ucmatose_${s}_server" $server "ucmatose -C 10" "ucmatose -s $PEER -C 10"
 	pair_cm_run "interop.${me}.rdma_server_${s}_server" $server rdma_server "rdma_client -s $PEER"
-	pair_cm_run "interop.${me}.rstream_${s}_server" $server "rstream -S 1024 -C 100" \
+	pair_cm_listening "interop.${me}.rstream_${s}_server" $server "rstream -S 1024 -C 100" \
 		"rstream -s $PEER -S 1024 -C 100"
-	pair_cm_run "interop.${me}.riostream_${s}_server" $server "riostream -S 1024 -C 100" \
+	pair_cm_listening "interop.${me}.riostream_${s}_server" $server "riostream -S 1024 -C 100" \
 		"riostream -s $PEER -S 1024 -C 100"
 	pair_cm_listening "interop.${me}.ib_write_bw_R_${s}_server" $server "ib_write_bw -R -d $DEV -x 1 -n 100" \
 		"ib_write_bw -R -d $DEV -x 1 -n 100 $PEER"

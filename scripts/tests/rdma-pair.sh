@@ -146,7 +146,9 @@ pair_cm_run() {
 # pair_cm_listening NAME SERVER SERVER_COMMAND CLIENT_COMMAND: pair_cm_run
 # whose client starts only once the server listens (`rdma res show cm_id`
 # shows a LISTEN id; the server's guest then says so on TCP port 7998), for
-# perftest's -R, whose client may be rejected otherwise.
+# perftest's -R and rsockets' rstream and riostream, whose clients fail
+# (rstream: "rpoll: Transport endpoint is not connected") rather than say
+# they were rejected when they come first.
 pair_cm_listening() {
 	pair_cm_run "$1" "$2" "$3 & p=\$!
 		for i in \$(seq 600); do

@@ -78,8 +78,9 @@ pair_cm_run roce.fi_pingpong_rdm_over_the_rdma_cm 1 "FI_UNIVERSE_SIZE=16 fi_ping
 pair_cm_served roce.qperf_rc_through_the_rdma_cm 1 qperf "qperf -cm1 $PEER -t 2 rc_bw rc_lat"
 pair_cm_served roce.ucx_io_demo_through_the_rdma_cm 1 "UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo" \
 	"UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo -q -i 1000 $PEER_IP"
-pair_cm_run roce.rstream_over_rsockets 1 "rstream -S 1024 -C 100" "rstream -s $PEER -S 1024 -C 100"
-pair_cm_run roce.riostream_over_rsockets 1 "riostream -S 1024 -C 100" "riostream -s $PEER -S 1024 -C 100"
+pair_cm_listening roce.rstream_over_rsockets 1 "rstream -S 1024 -C 100" "rstream -s $PEER -S 1024 -C 100"
+pair_cm_listening roce.riostream_over_rsockets 1 "riostream -S 1024 -C 100" \
+	"riostream -s $PEER -S 1024 -C 100"
 pair_cm_listening roce.ib_read_lat_through_the_rdma_cm 1 "ib_read_lat -R -d xrnic0 -x 1 -n 100" \
 	"ib_read_lat -R -d xrnic0 -x 1 -n 100 $PEER"
 pair_cm_listening roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 1 -n 100" \
