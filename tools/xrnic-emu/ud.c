@@ -96,6 +96,7 @@ bool xe_ud_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 {
 	struct xe_msg *m = xe_req_msg(qp, qp->sq_ci);
 	uint8_t status, verr;
+	size_t len;
 
 	/*
 	 * Nothing posted, a paused port (lossless mode), or a rate-limited
@@ -110,10 +111,11 @@ bool xe_ud_send(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 	m->npsn = 1;
 	m->done = 0;
 	status = xe_ud_check(xe, qp, m, &verr);
-	if (status == XRNIC_WC_SUCCESS && qp->rp.rc)
-		xe_cc_sent(xe, qp, xe_ud_xmit(xe, qp, m));
-	else if (status == XRNIC_WC_SUCCESS)
-		xe_ud_xmit(xe, qp, m);
+	if (status == XRNIC_WC_SUCCESS) {
+		len = xe_ud_xmit(xe, qp, m);
+		if (qp->rp.rc)
+			xe_cc_sent(xe, qp, len);
+	}
 	qp->req.sq_next = qp->sq_ci + 1;
 	qp->req.send_idx = qp->req.sq_next;
 	/* Sent is done: the WQE completes (an error moves the QP to ERR). */
