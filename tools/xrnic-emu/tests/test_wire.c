@@ -1526,6 +1526,57 @@ TEST_F(wire, a_ce_marked_datagram_gets_a_cnp_to_its_source_qp_which_slows_down)
 	EXPECT_EQ(2, a->out.n);
 }
 
+/* A GSI QP (QP 1) on slot 3, in RTS. */
+static uint8_t gsi_qp(struct side *s)
+{
+	uint32_t qpn;
+	uint8_t st = xe_lb_create_qp(&s->xe, &s->lb, 3, XRNIC_QPT_GSI, 0, &qpn);
+
+	return st ? st : xe_lb_ud_rts(&s->xe, &s->lb, qpn, XRNIC_GSI_QKEY);
+}
+
+/*
+ * MADs are left out of congestion control both ways, as mlx5 leaves QP 1:
+ * a CE-marked MAD gets no CNP, and a CNP to QP 1 cuts nothing.
+ */
+TEST_F(wire, the_gsi_qp_neither_sends_cnps_nor_heeds_them)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w = {
+		.opcode = XRNIC_WR_SEND, .num_sge = 1, .dest_qpn = htole32(XRNIC_GSI_QPN),
+		.qkey = htole32(XRNIC_GSI_QKEY),
+	};
+	struct xe_qp *gsi;
+
+	manual_clocks(a, b);
+	ASSERT_EQ(0, gsi_qp(a));
+	ASSERT_EQ(0, gsi_qp(b));
+	memcpy(w.ud.av.dgid, b->xe.gid[1].gid, 16);
+	memcpy(w.ud.av.dmac, b->xe.id.mac, 6);
+	w.ud.av.sgid_index = 1;
+	w.ud.av.hop_limit = 64;
+	w.ud.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(256), htole32(a->lb.key) };
+	post_recv(b, 3, BUF, 2048);
+	post_send(a, 3, &w);
+	xe_doorbell(&a->xe, 1);
+	settle(a);
+	ASSERT_EQ(1, a->out.n);
+	mark_all(a);
+	ASSERT_EQ(1, deliver(a, b));
+	settle(b);
+	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
+	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_NP_CNP_SENT]);
+	EXPECT_EQ(0, b->out.n);
+	ASSERT_NE(NULL, poll_cq(b));
+	/* A CNP to QP 1 is counted as ignored and leaves its rate alone. */
+	gsi = xe_qp_get(&a->xe, XRNIC_GSI_QPN);
+	ASSERT_NE(NULL, gsi);
+	xe_cc_cnp_rcv(&a->xe, gsi);
+	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RP_CNP_IGNORED]);
+	EXPECT_EQ(0, gsi->rp.rc);
+}
+
 TEST_F(wire, a_limited_qps_packets_leave_spaced_by_their_bytes_at_its_rate)
 {
 	struct side *a = self->a, *b = self->b;
