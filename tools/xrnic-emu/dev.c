@@ -57,6 +57,7 @@ void xe_dev_init(struct xe_dev *xe)
 	xe_reg_write(xe, XRNIC_REG_MAC_HI, mac[4] | mac[5] << 8);
 	xe_set_sts(xe, XRNIC_DEV_STS_READY);
 	xe->poll_linger_ns = XE_POLL_LINGER_NS;
+	xe->linger_ns = XE_POLL_LINGER_NS;
 	xe_cc_defaults(&xe->cc);
 }
 
@@ -185,13 +186,32 @@ int64_t xe_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* A data doorbell while not polling: would a longer linger have caught it? */
+static void xe_linger_adapt(struct xe_dev *xe)
+{
+	if (xe_now_ns() - xe->poll_stopped < xe->poll_linger_ns) {
+		xe->linger_ns = 2 * xe->linger_ns;
+		if (xe->linger_ns < XE_POLL_LINGER_STEP_NS)
+			xe->linger_ns = XE_POLL_LINGER_STEP_NS;
+		if (xe->linger_ns > xe->poll_linger_ns)
+			xe->linger_ns = xe->poll_linger_ns;
+	} else {
+		xe->linger_ns -= xe->linger_ns / 8;
+		if (xe->linger_ns < XE_POLL_LINGER_STEP_NS)
+			xe->linger_ns = 0;
+	}
+}
+
 void xe_doorbell(struct xe_dev *xe, unsigned int vec)
 {
 	/* A one-vector device rings its data path on the admin vector too. */
 	if (vec == XRNIC_VEC_ADMIN)
 		xe_admin_doorbell(xe);
-	if (vec != XRNIC_VEC_ADMIN || xe->id.num_vectors == 1)
+	if (vec != XRNIC_VEC_ADMIN || xe->id.num_vectors == 1) {
 		xe->counters[XRNIC_CNT_DOORBELLS]++;
+		if (!xe->polling)
+			xe_linger_adapt(xe);
+	}
 	xe->rung = true;
 	xe->work = true;
 }
@@ -258,10 +278,12 @@ int64_t xe_dev_poll(struct xe_dev *xe)
 	}
 	if (!xe->polling)
 		return next;
-	if (now - xe->last_progress < xe->poll_linger_ns)
+	if (now - xe->last_progress < xe->linger_ns &&
+	    now - xe->last_progress < xe->poll_linger_ns)
 		return 0;
 	/* Say so, then look once more: an index written meanwhile is seen. */
 	xe_set_polling(xe, false);
+	xe->poll_stopped = now;
 	if (xe_poll_pass(xe, now, &next)) {
 		xe->last_progress = now;
 		xe_set_polling(xe, true);

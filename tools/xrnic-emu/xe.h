@@ -79,13 +79,21 @@ static_assert(XE_QPN_SLOT_END <= 1u << XE_QPN_SLOT_BITS, "QP slots fit the qpn")
 #define XE_MAX_AQ_DEPTH		256
 
 /*
- * How long the device keeps polling after its last progress before it
+ * The longest the device keeps polling after its last progress before it
  * sleeps until a doorbell (the default of xe_dev.poll_linger_ns).  A
  * doorbell trapped from a TCG guest costs the guest 11-19 us, so a stream
  * of work requests should not ring each one; longer would spend a host
- * core on a guest that has nothing in flight.
+ * core on a guest that has nothing in flight.  Within it the linger adapts
+ * (xe_dev.linger_ns): a doorbell that rings less than this after the device
+ * stopped polling doubles it (from XE_POLL_LINGER_STEP_NS), one that rings
+ * later, which no linger allowed would have caught, takes an eighth off it
+ * (below the step: 0).  A stream keeps the device polling, also through the
+ * pauses of a two-sided one (halving there cut ib_send_bw at 4 KiB to a
+ * third); a ping-pong whose turns are longer than this (90 us between two
+ * TCG guests) stops it spinning for nothing on the cores its guests need.
  */
 #define XE_POLL_LINGER_NS	50000
+#define XE_POLL_LINGER_STEP_NS	2000
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -385,7 +393,7 @@ struct xe_dev {
 	/* Put an Ethernet frame on the port's wire; NULL: no wire. */
 	void (*eth_xmit)(struct xe_dev *xe, const uint8_t *frame, size_t len);
 	void *wire_ctx;			/* for eth_xmit */
-	/* How long to poll after the last progress; xe_dev_init() sets the default. */
+	/* The most to poll after the last progress (0: never); xe_dev_init() sets the default. */
 	int64_t poll_linger_ns;
 	/*
 	 * Congestion control: its parameters (xe_dev_init() sets mlx5's
@@ -415,6 +423,8 @@ struct xe_dev {
 	/* Polling the doorbell records (the status page says so), since when busy. */
 	bool polling;
 	int64_t last_progress;		/* CLOCK_MONOTONIC ns */
+	int64_t linger_ns;		/* polling after it now: 0 .. poll_linger_ns */
+	int64_t poll_stopped;		/* when polling last stopped */
 	/*
 	 * Answers may wait unread on the input (the last receive filled its
 	 * batch): no ACK timer expires until they are in, so a peer is not
@@ -510,8 +520,8 @@ void xe_dev_fini(struct xe_dev *xe);
 void xe_doorbell(struct xe_dev *xe, unsigned int vec);
 /*
  * Do the work that doorbells asked for, and keep polling every doorbell
- * record for poll_linger_ns after the last progress, the status page
- * saying so.  Returns the nanoseconds until a timer of the data path
+ * record for linger_ns (adaptive, see XE_POLL_LINGER_NS) after the last
+ * progress, the status page saying so.  Returns the nanoseconds until a timer of the data path
  * expires (a retry), 0 when work remains now or the device is polling, or
  * -1 when nothing is pending.
  */

@@ -175,7 +175,7 @@ int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 }
 
 /* Receive WQEs into wq: a QP's receive queue or an SRQ. */
-static int xrnic_post_rqes(struct ibv_context *ibctx, struct xrnic_wq *wq, struct ibv_recv_wr *wr,
+static int xrnic_post_rqes(struct xrnic_wq *wq, struct ibv_recv_wr *wr,
 			   struct ibv_recv_wr **bad)
 {
 	struct xrnic_rqe r;
@@ -207,10 +207,13 @@ static int xrnic_post_rqes(struct ibv_context *ibctx, struct xrnic_wq *wq, struc
 		memcpy(wq->ring + (size_t)(wq->pi++ & (wq->depth - 1)) * XRNIC_RQE_SIZE, &r,
 		       sizeof(r));
 	}
-	if (n) {
+	/*
+	 * No doorbell: the device reads the producer index when a message
+	 * arrives (Documentation/xrnic-hw.rst), as mlx5's receive queues
+	 * have a doorbell record only.
+	 */
+	if (n)
 		__atomic_store_n(wq->pi_le, htole32(wq->pi), __ATOMIC_RELEASE);
-		xrnic_ring_doorbell(to_xctx(ibctx));
-	}
 	pthread_spin_unlock(&wq->lock);
 	if (ret)
 		*bad = wr;
@@ -226,14 +229,14 @@ int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv
 		*bad = wr;
 		return EINVAL;
 	}
-	return xrnic_post_rqes(ibqp->context, &qp->rq, wr, bad);
+	return xrnic_post_rqes(&qp->rq, wr, bad);
 }
 
 int xrnic_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
 	struct xrnic_srq *srq = to_xsrq(ibsrq);
 
-	return xrnic_post_rqes(ibsrq->context, &srq->wq, wr, bad);
+	return xrnic_post_rqes(&srq->wq, wr, bad);
 }
 
 void xrnic_qp_reset_queues(struct xrnic_qp *qp)

@@ -511,6 +511,68 @@ TEST_F(dev, device_says_when_it_polls_and_a_polling_device_needs_no_doorbell)
 	EXPECT_EQ(0, le32toh(st->poll));
 }
 
+/*
+ * The linger adapts: a doorbell long after the device stopped polling (a
+ * ping-pong's turn) takes an eighth off it, down to none (below 2 us: 25
+ * such doorbells from 50 us), so that the device stops
+ * polling at once after its work; a doorbell soon after it stopped (a
+ * stream) doubles it again, up to poll_linger_ns.
+ */
+TEST_F(dev, the_linger_shrinks_for_late_doorbells_and_grows_for_early_ones)
+{
+	struct xrnic_dev_status *st = (void *)(self->xe.bar2 + XRNIC_BAR2_STATUS_OFF);
+	struct xrnic_qp_db *db;
+	struct xrnic_sqe w;
+	struct dp d;
+	uint32_t i;
+	int n;
+
+	ASSERT_EQ(0, dp_setup(self, &d, 0));
+	db = qp_db(self, 0);
+	EXPECT_EQ(XE_POLL_LINGER_NS, self->xe.linger_ns);
+	w = sqe(XRNIC_WR_RDMA_WRITE, 1, BUF_GPA, 8, d.key);
+	w.remote_addr = htole64(BUF_GPA + 64);
+	w.rkey = htole32(d.key);
+	for (i = 0; i < 25; i++) {
+		if (i == 1)
+			EXPECT_EQ(XE_POLL_LINGER_NS - XE_POLL_LINGER_NS / 8, self->xe.linger_ns);
+		if (i == 24)
+			EXPECT_LT(0, self->xe.linger_ns);
+		memcpy(gpa(self, QP_GPA(0) + (i % 16) * XRNIC_SQE_SIZE), &w, sizeof(w));
+		db->sq_pi = htole32(i + 1);
+		/* Rung a whole linger after polling stopped: too late for any. */
+		self->xe.poll_stopped = xe_now_ns() - XE_POLL_LINGER_NS;
+		xe_doorbell(&self->xe, 1);
+		for (n = 0; xe_dev_poll(&self->xe) == 0 && n < 1000; n++)
+			self->xe.last_progress -= XE_POLL_LINGER_NS;
+		while (poll_cq(self, &d))
+			;
+	}
+	EXPECT_EQ(0, self->xe.linger_ns);
+	/* No linger: polling stops with the pass that found nothing. */
+	EXPECT_EQ(0, le32toh(st->poll));
+	/* Rung right after polling stopped: 2 us, 4 us, ... up to the most. */
+	for (n = 0; n < 20; n++) {
+		self->xe.poll_stopped = xe_now_ns();
+		xe_doorbell(&self->xe, 1);
+		if (n == 0)
+			EXPECT_EQ(XE_POLL_LINGER_STEP_NS, self->xe.linger_ns);
+		if (n == 1)
+			EXPECT_EQ(2 * XE_POLL_LINGER_STEP_NS, self->xe.linger_ns);
+		self->xe.polling = false;
+	}
+	EXPECT_EQ(XE_POLL_LINGER_NS, self->xe.linger_ns);
+	/* A doorbell while it polls changes nothing. */
+	self->xe.polling = true;
+	self->xe.poll_stopped = 0;
+	xe_doorbell(&self->xe, 1);
+	EXPECT_EQ(XE_POLL_LINGER_NS, self->xe.linger_ns);
+	self->xe.polling = false;
+	/* Neither do the admin queue's. */
+	xe_doorbell(&self->xe, XRNIC_VEC_ADMIN);
+	EXPECT_EQ(XE_POLL_LINGER_NS, self->xe.linger_ns);
+}
+
 /* Hand the device one packet from the wire, built from p with len payload bytes of 0x5a. */
 static void inject(struct _test_data_dev *self, struct xe_pkt *p, uint32_t len)
 {
