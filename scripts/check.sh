@@ -132,6 +132,10 @@ layer switch scripts/xrdma-vm run --vms 2 --lossless --ecn-threshold 0 \
 # joined by VXLAN (--host-index, --vxlan): RoCE v2 between an XRNIC guest
 # of each; an underlay MTU too small for the segment is refused.
 layer vxlan scripts/tests/vxlan.sh
+# Two runs in two network namespaces standing for machines, each run's
+# segment bridged to its machine's NIC (--uplink), a veth pair the cable:
+# an XRNIC guest on one, an rdma_rxe guest on the other, RoCE v2 between.
+layer uplink scripts/tests/uplink.sh
 # The same programs between an XRNIC guest and Linux's rdma_rxe (Debian's
 # kernel and rxe provider) on a virtio-net guest, both ways; the XRNIC's
 # device model captures its wire, and the capture is checked: every RoCE v2

@@ -42,6 +42,16 @@ say() {
 	[ "$1" = ok ] || rc=1
 }
 
+# pair_ping NAME: three pings of the peer answered.
+pair_ping() {
+	if ping -c 3 -W 5 "$PEER" >/tmp/ping.log 2>&1; then
+		say ok "$1"
+	else
+		sed 's/^/# /' /tmp/ping.log
+		say "not ok" "$1"
+	fi
+}
+
 # pair_run NAME SERVER PROG ARGS: guest SERVER runs "PROG -d DEV ARGS", the
 # other "PROG -d DEV ARGS PEER", retrying while the server does not listen
 # yet.  Both sides report NAME; a client shows its result lines.  Each run

@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..44"
+echo "1..46"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -65,7 +65,9 @@ expect_usage_error "--host-index: '0'" -- run --host-index 0 /etc/hostname
 expect_usage_error "--vxlan: '10.0.0'" -- run --vxlan 10.0.0 /etc/hostname
 expect_usage_error "--vxlan: '10.0.0.1,,10.0.0.2'" -- run --vxlan 10.0.0.1,,10.0.0.2 /etc/hostname
 expect_usage_error "at most 16 guests a host" -- run --host-index 2 --vms 17 /etc/hostname
-expect_usage_error "--vxlan: no guest has a NIC" -- run --no-device --vxlan 10.0.0.1 /etc/hostname
+expect_usage_error "--vxlan/--uplink: no guest has a NIC" -- run --no-device --vxlan 10.0.0.1 /etc/hostname
+expect_usage_error "--uplink: 'lo' is not a Linux bridge" -- run --uplink lo /etc/hostname
+expect_usage_error "--uplink: 'no/such' is not a Linux bridge" -- run --uplink no/such /etc/hostname
 
 # A guest whose console shows what the debug kernel reports fails the run,
 # even though its script succeeds.
