@@ -33,7 +33,7 @@ LIST
 
 me=$([ "$DEV" = xrnic0 ] && echo xrnic || echo rxe)
 echo "TAP version 13"
-echo "1..$((2 * $(tests | wc -l) + 30 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
+echo "1..$((2 * $(tests | wc -l) + 31 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
 tests >/tmp/interop-tests
 for server in 1 2; do
 	if [ "$server" = "$XRDMA_VM_INDEX" ]; then role=server; else role=client; fi
@@ -80,6 +80,15 @@ for server in 1 2; do
 		"UCX_SOCKADDR_TLS_PRIORITY=rdmacm UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=$DEV:1 io_demo -q -i 1000 $PEER_IP"
 done
 pair_rping_rejected "interop.${me}.rping_to_a_port_nobody_listens_on_is_rejected"
+# The restart above, on purpose: the rxe client is killed with SIGSEGV
+# (as perftest's crash ends it) once its first connection is on its way;
+# pair_cm_run starts its server and it again, and the test then passes.
+pair_cm_listening "interop.${me}.a_crashed_rxe_client_runs_again_with_its_server" 1 \
+	"ib_read_lat -R -d $DEV -x 1 -n 5000" \
+	"[ -e /tmp/crashed ] || { touch /tmp/crashed; ib_read_lat -R -d $DEV -x 1 -n 5000 $PEER & p=\$!
+		for i in \$(seq 400); do rdma res show cm_id | grep -q 'state CONNECT' && break; sleep 0.05; done
+		kill -SEGV \$p; wait \$p; exit 139; }
+	 ib_read_lat -R -d $DEV -x 1 -n 5000 $PEER"
 
 # A slow receiver: the rxe guest's CPU also runs a busy loop, so its
 # programs post and poll late and its receive queue runs dry, while the
