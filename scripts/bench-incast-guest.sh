@@ -1,22 +1,23 @@
 #!/bin/sh
-# Runs in each guest of the four-guest incast bench (scripts/bench-incast.sh,
-# with scripts/tests/rdma-pair.sh as /rdma-pair.sh): guests 1, 2 and 3 send
-# into guest 4, first guest 1 alone, then the three at once, with perftest
+# Runs in each guest of the five-guest incast bench (scripts/bench-incast.sh,
+# with scripts/tests/rdma-pair.sh as /rdma-pair.sh): guests 1 to 4 send
+# into guest 5, first guest 1 alone, then guests 1 and 2 at once, then 1
+# to 3, then 1 to 4 (the cost of each guest more), with perftest
 # ib_write_bw (1 MiB messages, 4 QPs of MSGS each: a few seconds a flow) on
 # the guests' RDMA devices (XRNICs, or rxe with --rxe) and, on virtio-net
 # (the rxe run), with iperf3 over TCP for TCP_S seconds.  (perftest's
 # duration mode is no use here: a server whose time is up tears its QPs
-# down under a slower client's last WRITEs, which then fail.)  Guest 4 reads the bytes its
+# down under a slower client's last WRITEs, which then fail.)  Guest 5 reads the bytes its
 # device received (an XRNIC's rx_bytes, or the net_device's) every
 # SAMPLE_S seconds: a phase's rate is the bytes between the first and the
 # last sample taken while bytes were coming, over the time between them:
 # what the receiver took in (the senders start within a second of each
 # other), not a sum of their own rates.  Jain's fairness index is of the
-# three flows' own rates.  Guest 4 prints "RESULT metric bytes unit value"
+# flows' own rates.  Guest 5 prints "RESULT metric bytes unit value"
 # lines.  Not a test: a figure that cannot be taken is printed as FAILED
 # and the run goes on.
 . /rdma-pair.sh
-RX=4
+RX=5
 SAMPLE_S=0.5
 TCP_S=8
 pair_setup xrdma-vm$RX
@@ -67,7 +68,7 @@ flow_rate() {
 	esac
 }
 
-# serve KIND PORT: one server on guest 4.
+# serve KIND PORT: one server on guest $RX.
 serve() {
 	case $1 in
 	tcp) timeout 300 iperf3 -s -1 -p "$2" -f k ;;
@@ -102,7 +103,7 @@ phase() {
 	[ "$4" = 1 ] || echo "RESULT ${2}_jain 1048576 index $(jain $rates)"
 }
 
-# send KIND PORT: this sender's flow to guest 4's PORT, again while it does
+# send KIND PORT: this sender's flow to guest $RX's PORT, again while it does
 # not listen yet.
 send() {
 	for try in $(seq 300); do
@@ -121,13 +122,16 @@ send() {
 kinds=rdma
 [ "$XRDMA_RXE" = 1 ] && kinds="rdma tcp"
 for kind in $kinds; do
-	base=$([ $kind = tcp ] && echo 5201 || echo 18515)
-	if [ "$XRDMA_VM_INDEX" = $RX ]; then
-		phase $kind "incast_${kind}_one" $base 1
-		phase $kind "incast_${kind}_three" $((base + 1)) 3
-	else
-		[ "$XRDMA_VM_INDEX" = 1 ] && send $kind $base
-		send $kind $((base + XRDMA_VM_INDEX))
-	fi
+	port=$([ $kind = tcp ] && echo 5201 || echo 18515)
+	k=1
+	for n in one two three four; do
+		if [ "$XRDMA_VM_INDEX" = $RX ]; then
+			phase $kind "incast_${kind}_$n" $port $k
+		elif [ "$XRDMA_VM_INDEX" -le $k ]; then
+			send $kind $((port + XRDMA_VM_INDEX - 1))
+		fi
+		port=$((port + k))
+		k=$((k + 1))
+	done
 done
 exit 0

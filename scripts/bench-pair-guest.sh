@@ -102,6 +102,20 @@ for q in 1 4; do
 		rate ib_send_bw $s $q
 	done
 done
+# Scaling with QPs: 64 KiB WRITEs on 4 and 16 QPs (1 is ib_write_bw
+# above), the same bytes in all: 2000 messages over the QPs.
+for q in 4 16; do
+	pair_run "bench.ib_write_bw.65536.q$q" 1 ib_write_bw -x 1 -s 65536 -q $q -n $((2000 / q)) -F \
+		>/dev/null
+	[ -n "$client" ] || continue
+	if [ "$st" != 0 ]; then
+		echo "FAILED ib_write_bw 65536 -q $q"
+		sed 's/^/# /' /tmp/pair.log
+		continue
+	fi
+	awk -v q=$q '$1 == 65536 && NF >= 5 {
+		printf "RESULT ib_write_bw_q%s 65536 MB/s %.1f\n", q, $4 * 1.048576 }' /tmp/pair.log
+done
 
 # CPU per GB: 64 KiB WRITE, READ and SEND for STEADY_RUN seconds.
 for op in write read send; do

@@ -78,6 +78,8 @@ rows() {
 		echo "ib_read_bw $s MB/s -"
 		echo "ib_send_bw $s MB/s tcp_bw"
 	done
+	echo "ib_write_bw_q4 65536 MB/s tcp_bw"
+	echo "ib_write_bw_q16 65536 MB/s tcp_bw"
 	for s in 8 64 4096; do
 		echo "ib_write_lat $s us tcp_lat"
 		echo "ib_read_lat $s us -"
@@ -105,8 +107,10 @@ rows() {
 	echo "cpu_device_read 65536 ms/GB -"
 	echo "cpu_device_send 65536 ms/GB -"
 	echo "incast_rdma_one 1048576 MB/s incast_tcp_one"
-	echo "incast_rdma_three 1048576 MB/s incast_tcp_three"
-	echo "incast_rdma_three_jain 1048576 index incast_tcp_three_jain"
+	for s in two three four; do
+		echo "incast_rdma_$s 1048576 MB/s incast_tcp_$s"
+		echo "incast_rdma_${s}_jain 1048576 index incast_tcp_${s}_jain"
+	done
 	echo "ib_write_bw_ce_marked 65536 MB/s -"
 }
 # tcp_of COUNTERPART BYTES: the TCP figure a row compares with, or null.
@@ -200,7 +204,8 @@ echo "(bandwidth and message rate: higher is better; latency, one way: lower is 
 echo " _p99/_p999 its percentiles; _rate_qN: perftest's MsgRate on N QPs; tcp: iperf3 (with"
 echo " -l for the rate) and a TCP ping-pong on virtio-net; cpu_*: CPU ms per 10^9 bytes of 64 KiB messages, the"
 echo " initiator (guest 2, TCP's sender), the target (guest 1, TCP's receiver), both device"
-echo " models (host); engine/wire_write: the device model alone on the host; incast_*: three"
-echo " senders into one, the receiver's intake, and Jain's index of the three; ce_marked: one"
+echo " models (host); engine/wire_write: the device model alone on the host; _qN: on N QPs;"
+echo " incast_*: one to four senders into one, the receiver's intake, and Jain's index of"
+echo " the senders' own rates; ce_marked: one"
 echo " flow whose every queued datagram is marked CE, against ib_write_bw 65536 unmarked)"
 echo "written: $out/latest.json, $out/latest.png"
