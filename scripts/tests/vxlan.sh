@@ -1,10 +1,12 @@
 #!/bin/bash
 # The vxlan layer: two "hosts" (network namespaces joined by a veth pair,
 # the underlay, MTU 9100), each running its own scripts/xrdma-vm run with
-# one XRNIC guest, --host-index 1 and 2, their segments joined by VXLAN
-# (--vxlan): guest xrdma-vm1 on host 1 and xrdma-vm17 on host 2 ping each
-# other, run ibv_rc_pingpong (data checked) and ib_write_bw over RoCE v2
-# across the VXLAN (scripts/tests/vxlan-guest.sh).  Then a run whose
+# one XRNIC guest (host 2 also an rdma_rxe guest), --host-index 1 and 2,
+# their segments joined by VXLAN (--vxlan): guest xrdma-vm1 on host 1 and
+# xrdma-vm17 on host 2 ping each other, run ibv_rc_pingpong (data checked)
+# and ib_write_bw over RoCE v2 across the VXLAN, then xrdma-vm1 and the
+# rxe guest xrdma-vm18 ping, ibv_rc_pingpong and rping
+# (scripts/tests/vxlan-guest.sh).  Then a run whose
 # underlay MTU is too small for the segment's frames is refused.  KTAP:
 # both runs' lines, then this script's.
 set -uo pipefail
@@ -23,14 +25,14 @@ for h in 1 2; do
 	ip -n "$ns" addr add "10.99.0.$h/24" dev "xrul$h"
 	ip -n "$ns" link set "xrul$h" mtu 9100 up
 done
-# run H REMOTE: host H's run, its output prefixed by the runner as usual.
+# run H REMOTE ARGS...: host H's run, its output prefixed by the runner as usual.
 run() {
 	ip netns exec "xrdma-host$1-$$" scripts/xrdma-vm run --host-index "$1" --vxlan "$2" \
-		--vms 1 --add scripts/tests/rdma-pair.sh:/rdma-pair.sh scripts/tests/vxlan-guest.sh
+		"${@:3}" --add scripts/tests/rdma-pair.sh:/rdma-pair.sh scripts/tests/vxlan-guest.sh
 }
-run 1 10.99.0.2 &
+run 1 10.99.0.2 --vms 1 &
 one=$!
-run 2 10.99.0.1 &
+run 2 10.99.0.1 --vms 2 --rxe 2 &
 two=$!
 rc=0
 wait $one || rc=1
