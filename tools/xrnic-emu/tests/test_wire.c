@@ -1454,11 +1454,12 @@ TEST_F(wire, a_cnp_cuts_the_senders_rate_once_per_monitor_period)
 }
 
 /* Post a datagram of 1000 bytes at BUF from s's UD QP (slot 2) to QP qpn of to. */
-static void ud_post(struct side *s, const struct side *to, uint32_t qpn)
+static void ud_post_on(struct side *s, int slot, const struct side *to, uint32_t qpn,
+		       uint32_t qkey)
 {
 	struct xrnic_sqe w = {
 		.opcode = XRNIC_WR_SEND, .num_sge = 1, .dest_qpn = htole32(qpn),
-		.qkey = htole32(0x1111),
+		.qkey = htole32(qkey),
 	};
 
 	memcpy(w.ud.av.dgid, to->xe.gid[1].gid, 16);
@@ -1466,7 +1467,13 @@ static void ud_post(struct side *s, const struct side *to, uint32_t qpn)
 	w.ud.av.sgid_index = 1;
 	w.ud.av.hop_limit = 64;
 	w.ud.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(1000), htole32(s->lb.key) };
-	post_send(s, 2, &w);
+	post_send(s, slot, &w);
+}
+
+/* A datagram of 1000 bytes from the UD QP on slot 2 to QP qpn of to. */
+static void ud_post(struct side *s, const struct side *to, uint32_t qpn)
+{
+	ud_post_on(s, 2, to, qpn, 0x1111);
 }
 
 /*
@@ -1542,22 +1549,13 @@ static uint8_t gsi_qp(struct side *s)
 TEST_F(wire, the_gsi_qp_neither_sends_cnps_nor_heeds_them)
 {
 	struct side *a = self->a, *b = self->b;
-	struct xrnic_sqe w = {
-		.opcode = XRNIC_WR_SEND, .num_sge = 1, .dest_qpn = htole32(XRNIC_GSI_QPN),
-		.qkey = htole32(XRNIC_GSI_QKEY),
-	};
 	struct xe_qp *gsi;
 
 	manual_clocks(a, b);
 	ASSERT_EQ(0, gsi_qp(a));
 	ASSERT_EQ(0, gsi_qp(b));
-	memcpy(w.ud.av.dgid, b->xe.gid[1].gid, 16);
-	memcpy(w.ud.av.dmac, b->xe.id.mac, 6);
-	w.ud.av.sgid_index = 1;
-	w.ud.av.hop_limit = 64;
-	w.ud.sge[0] = (struct xrnic_sge){ htole64(BUF), htole32(256), htole32(a->lb.key) };
 	post_recv(b, 3, BUF, 2048);
-	post_send(a, 3, &w);
+	ud_post_on(a, 3, b, XRNIC_GSI_QPN, XRNIC_GSI_QKEY);
 	xe_doorbell(&a->xe, 1);
 	settle(a);
 	ASSERT_EQ(1, a->out.n);
