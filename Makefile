@@ -31,6 +31,11 @@ selftests: deps
 check:
 	@LOAD=$(LOAD) scripts/check.sh
 
+# The packages installed in a plain Debian guest booted without the
+# runner (Documentation/testing.rst); not part of make check.
+check-packages:
+	@LOAD=$(LOAD) scripts/check.sh own-vm
+
 # Loopback on one device, incast and a CE-marked flow, then two guests:
 # XRNIC against rxe and TCP (Documentation/performance.rst).
 bench:
@@ -104,5 +109,5 @@ clean:
 	$(MAKE) -C tools/testing/cm clean
 	rm -rf build
 
-.PHONY: bench provider all deps modules emu selftests check lint demo install install-modules \
+.PHONY: bench provider all deps modules emu selftests check check-packages lint demo install install-modules \
 	install-provider install-emu install-modprobe uninstall deb clean

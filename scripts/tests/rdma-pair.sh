@@ -7,7 +7,7 @@
 
 # pair_setup [PEER]: the NIC up with the guest's address, the RDMA device
 # ready, the peer answering pings.  Sets DEV, PEER (the other guest's name,
-# or the one given), PEER_IP.
+# or the one given), PEER_IP, and the test count n and status rc if unset.
 pair_setup() {
 	if [ "$XRDMA_RXE" = 1 ]; then
 		modprobe virtio_pci && modprobe virtio_net || { echo "modprobe virtio_net failed"; exit 1; }
@@ -28,8 +28,9 @@ pair_setup() {
 	PEER_IP=$(awk -v h="$PEER" '{ for (i = 2; i <= NF; i++) if ($i == h) print $1 }' /etc/hosts)
 	for i in $(seq 60); do ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && break; done
 	echo "# $(hostname): $DEV, $(rdma link show "$DEV/1")"
-	n=0
-	rc=0
+	# A script with tests before this one goes on counting.
+	n=${n:-0}
+	rc=${rc:-0}
 }
 
 # say RESULT NAME: a KTAP line, then the seconds since the last one (where the time goes).
@@ -123,13 +124,15 @@ export PAIR_NOT_YET="rejected|refused|(unable|failed) to connect|couldn't connec
 # the server does not listen yet); both must end with status 0.  A client
 # on rxe that dies of SIGSEGV is started again, at most twice, and says
 # so: perftest's -R clients on rxe crash about once in 25 runs, with an
-# XRNIC or an rxe server alike (Documentation/testing.rst).  So is a
+# XRNIC or an rxe server alike (Documentation/testing.rst); so is one on
+# an XRNIC whose SIGSEGV the kernel places in perftest's program itself,
+# not in a library (libibverbs, librdmacm, the provider).  So is a
 # perftest client that ran but could not time the CPU's clock for its
 # report ("Can't produce a report": its calibration's r^2 below 0.9, on a
 # loaded guest), on either device.  Its server is started again first
 # (the client says so on TCP port 7997): a client gone after its first
 # connection leaves the server waiting past the stage where a new client
-# begins.  A crash on an XRNIC is a failure.
+# begins.  Any other crash on an XRNIC is a failure.
 pair_cm_run() {
 	name=$1 server=$2
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
@@ -153,10 +156,16 @@ pair_cm_run() {
 	else
 		restarts=0
 		for try in $(seq 100); do
+			d0=$(dmesg | wc -l)
 			timeout 120 sh -c "$4" >/tmp/cm.log 2>&1
 			st=$?
+			# Where it crashed: the kernel's line (program, address,
+			# and the file it was in, with its offset) goes with its output.
+			[ $st != 139 ] || dmesg | tail -n +$((d0 + 1)) | grep -E "segfault at|traps:" >>/tmp/cm.log
 			why=
 			[ $st = 139 ] && [ "$XRDMA_RXE" = 1 ] && why="crashed (SIGSEGV) on rxe"
+			[ $st = 139 ] && grep -q -E "segfault at .* in ib_[a-z_]+\[" /tmp/cm.log &&
+				why="crashed (SIGSEGV) in perftest's own code"
 			[ $st != 0 ] && grep -q "Can't produce a report" /tmp/cm.log &&
 				why="perftest could not time the CPU's clock (a loaded guest)"
 			if [ -n "$why" ] && [ $restarts -lt 2 ]; then
