@@ -2,7 +2,8 @@
 # xrdma top-level build.  The two commands a user needs:
 #   make demo    two VMs with an XRNIC each: the driver, the GIDs, RDMA between them
 #   make check   every test of every layer, ending "N passed, N failed, ..."
-#                (make check LOAD=1: the same with a CPU hog on every core beside it)
+#                (make check LOAD=1: the same with a CPU hog on every core beside it;
+#                make check-packages: the packages in a plain Debian guest, apart)
 #   make bench   perftest on XRNICs against rxe and TCP, CPU per GB, the device model against memcpy
 # Each installs missing Debian packages first (scripts/install-deps.sh).
 
@@ -36,11 +37,12 @@ check:
 check-packages:
 	@LOAD=$(LOAD) scripts/check.sh own-vm
 
-# Loopback on one device, incast and a CE-marked flow, then two guests:
-# XRNIC against rxe and TCP (Documentation/performance.rst).
+# Loopback on one device, incast and a CE-marked flow, two hosts joined by
+# VXLAN, then two guests: XRNIC against rxe and TCP (Documentation/performance.rst).
 bench:
 	@scripts/bench-loopback.sh
 	@scripts/bench-incast.sh
+	@scripts/bench-vxlan.sh
 	@scripts/bench-pair.sh
 
 lint: deps

@@ -52,24 +52,7 @@ steady() {
 	esac
 }
 
-# perftest METRIC BYTES ITERS: the program METRIC between the guests.
-perftest() {
-	pair_run "bench.$1.$2" 1 "$1" -x 1 -s "$2" -n "$3" -F >/dev/null
-	[ -n "$client" ] || return 0
-	if [ "$st" != 0 ]; then
-		echo "FAILED $1 $2"
-		sed 's/^/# /' /tmp/pair.log
-		return 0
-	fi
-	case $1 in
-	*_bw) awk -v m="$1" -v b="$2" '$1 == b && NF >= 5 {
-		printf "RESULT %s %s MB/s %.1f\n", m, b, $4 * 1.048576 }' /tmp/pair.log ;;
-	*) awk -v m="$1" -v b="$2" '$1 == b && NF >= 9 {
-		printf "RESULT %s %s us %.2f\n", m, b, $5
-		printf "RESULT %s_p99 %s us %.2f\n", m, b, $8
-		printf "RESULT %s_p999 %s us %.2f\n", m, b, $9 }' /tmp/pair.log ;;
-	esac
-}
+. /bench-perftest.sh
 
 # rate METRIC BYTES QPS: the message rate of METRIC (a _bw program) on QPS QPs.
 rate() {

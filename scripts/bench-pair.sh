@@ -13,7 +13,8 @@ make -s all >/dev/null
 out=build/bench
 mkdir -p "$out"
 cc -O2 -Wall -Wextra -Werror -o "$out/tcp_pingpong" tools/bench/tcp_pingpong.c
-pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh --add "$out/tcp_pingpong:/tcp_pingpong")
+pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh --add scripts/bench-perftest.sh:/bench-perftest.sh
+	--add "$out/tcp_pingpong:/tcp_pingpong")
 
 echo "bench: two XRNIC guests" >&2
 scripts/xrdma-vm run --vms 2 --timeout 900 "${pair[@]}" scripts/bench-pair-guest.sh \
@@ -57,11 +58,14 @@ figures() {
 }
 figures "$out/pair-xrnic.log" >"$out/pair-xrnic.fig"
 figures "$out/pair-rxe.log" >"$out/pair-rxe.fig"
-# The incast and the CE-marked flow, when scripts/bench-incast.sh ran first.
-for f in incast-xrnic ce; do
+# The incast and the CE-marked flow, when scripts/bench-incast.sh ran
+# first, and the VXLAN between two hosts, when scripts/bench-vxlan.sh did.
+for f in incast-xrnic ce vxlan-xrnic; do
 	[[ ! -f $out/$f.fig ]] || cat "$out/$f.fig" >>"$out/pair-xrnic.fig"
 done
-[[ ! -f $out/incast-rxe.fig ]] || cat "$out/incast-rxe.fig" >>"$out/pair-rxe.fig"
+for f in incast-rxe vxlan-rxe; do
+	[[ ! -f $out/$f.fig ]] || cat "$out/$f.fig" >>"$out/pair-rxe.fig"
+done
 
 echo "bench: the device model alone on the host" >&2
 tools/xrnic-emu/build/bench_engine >"$out/engine.log"
@@ -112,6 +116,9 @@ rows() {
 		echo "incast_rdma_${s}_jain 1048576 index incast_tcp_${s}_jain"
 	done
 	echo "ib_write_bw_ce_marked 65536 MB/s -"
+	echo "ib_write_lat_vxlan 8 us -"
+	echo "ib_write_lat_vxlan_p99 8 us -"
+	echo "ib_write_bw_vxlan 65536 MB/s -"
 }
 # tcp_of COUNTERPART BYTES: the TCP figure a row compares with, or null.
 tcp_of() {
@@ -207,5 +214,6 @@ echo " initiator (guest 2, TCP's sender), the target (guest 1, TCP's receiver), 
 echo " models (host); engine/wire_write: the device model alone on the host; _qN: on N QPs;"
 echo " incast_*: one to four senders into one, the receiver's intake, and Jain's index of"
 echo " the senders' own rates; ce_marked: one"
-echo " flow whose every queued datagram is marked CE, against ib_write_bw 65536 unmarked)"
+echo " flow whose every queued datagram is marked CE, against ib_write_bw 65536 unmarked;"
+echo " _vxlan: between guests on two hosts whose segments a VXLAN joins)"
 echo "written: $out/latest.json, $out/latest.png"

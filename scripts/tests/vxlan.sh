@@ -11,36 +11,23 @@
 # both runs' lines, then this script's.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-h1=xrdma-host1-$$ h2=xrdma-host2-$$
-cleanup() {
-	ip netns del "$h1" 2>/dev/null
-	ip netns del "$h2" 2>/dev/null
-}
-trap cleanup EXIT
-ip netns add "$h1" && ip netns add "$h2" &&
-	ip link add xrul1 netns "$h1" type veth peer name xrul2 netns "$h2" || exit 1
-for h in 1 2; do
-	ns=xrdma-host$h-$$
-	ip -n "$ns" link set lo up
-	ip -n "$ns" addr add "10.99.0.$h/24" dev "xrul$h"
-	ip -n "$ns" link set "xrul$h" mtu 9100 up
-done
-# run H REMOTE ARGS...: host H's run, its output prefixed by the runner as usual.
+. scripts/tests/vxlan-hosts.sh
+vxlan_hosts || exit 1
+# run H ARGS...: host H's run, its output prefixed by the runner as usual.
 run() {
-	ip netns exec "xrdma-host$1-$$" scripts/xrdma-vm run --host-index "$1" --vxlan "$2" \
-		"${@:3}" --add scripts/tests/rdma-pair.sh:/rdma-pair.sh scripts/tests/vxlan-guest.sh
+	vxlan_run "$1" "${@:2}" --add scripts/tests/rdma-pair.sh:/rdma-pair.sh scripts/tests/vxlan-guest.sh
 }
-run 1 10.99.0.2 --vms 1 &
+run 1 --vms 1 &
 one=$!
-run 2 10.99.0.1 --vms 2 --rxe 2 &
+run 2 --vms 2 --rxe 2 &
 two=$!
 rc=0
 wait $one || rc=1
 wait $two || rc=1
 
 echo "1..1"
-ip -n "$h1" link set xrul1 mtu 1500
-if ip netns exec "$h1" scripts/xrdma-vm run --host-index 1 --vxlan 10.99.0.2 /etc/hostname \
+ip -n "xrdma-host1-$$" link set xrul1 mtu 1500
+if vxlan_run 1 /etc/hostname \
 	>/tmp/vxlan-mtu-$$.log 2>&1; then
 	echo "not ok 1 vxlan.an_underlay_mtu_too_small_is_refused"
 	rc=1
