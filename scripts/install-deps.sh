@@ -33,6 +33,7 @@ pkgs=(
 	tshark
 	file
 	stress-ng
+	elfutils
 	help2man
 	"$@"
 )

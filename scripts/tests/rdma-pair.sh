@@ -31,6 +31,40 @@ pair_setup() {
 	# A script with tests before this one goes on counting.
 	n=${n:-0}
 	rc=${rc:-0}
+	# A crashed program leaves a core (pair_crash_report reads it).
+	echo /tmp/core.%p >/proc/sys/kernel/core_pattern
+}
+
+# pair_core_bytes CORE ADDRESS COUNT: COUNT bytes of a core's memory at
+# ADDRESS, in hex.
+pair_core_bytes() {
+	eu-readelf -l "$1" | while read -r type o v _ f _; do
+		[ "$type" = LOAD ] && [ $(($2 >= v && $2 < v + f)) = 1 ] || continue
+		dd if="$1" bs=1 skip=$((o + $2 - v)) count="$3" 2>/dev/null | od -An -tx1 | tr -s ' \n' ' '
+		break
+	done
+}
+
+# pair_crash_report SINCE: what is known of a program that died of a
+# signal since uptime SINCE: the kernel's lines about it, and for each
+# core the signal's origin (si_code 0: kill(), 128: the kernel's own, as
+# for a corrupt rseq area; 1 and 2: a fault at si_addr), the registers
+# that place it, and its stack (eu-stack: frame, function, file).  The
+# cores are removed.
+pair_crash_report() {
+	dmesg | awk -v t0="$1" '{ t = substr($0, 2, index($0, "]") - 2) + 0 }
+		t >= t0 && /segfault at|traps:|general protection|bad frame|rseq/'
+	for core in /tmp/core.*; do
+		[ -e "$core" ] || continue
+		echo "$core:"
+		eu-readelf -n "$core" | grep -E "^ *si_signo|sender|fname|rip:|fs.base" | sed 's/^ */  /'
+		eu-stack -m --core="$core" 2>&1 | head -20 | sed 's/^/  /'
+		# Its struct rseq (glibc 2.36: fs.base + 0x920; rseq_cs is the
+		# second 8 bytes and must be 0 or a valid descriptor).
+		fs=$(eu-readelf -n "$core" | awk '/fs.base:/ { print $2; exit }')
+		[ -z "$fs" ] || echo "  rseq: $(pair_core_bytes "$core" $((fs + 0x920)) 32)"
+		rm -f "$core"
+	done
 }
 
 # say RESULT NAME: a KTAP line, then the seconds since the last one (where the time goes).
@@ -139,7 +173,8 @@ pair_cm_run() {
 		for run in 1 2 3; do
 			rm -f /tmp/cm.restart
 			# Each in a process group of its own, ended as a whole.
-			setsid timeout 120 sh -c "$3" >/tmp/cm.log 2>&1 &
+			t0=$(cut -d' ' -f1 /proc/uptime)
+			setsid timeout 120 sh -c "ulimit -c unlimited; $3" >/tmp/cm.log 2>&1 &
 			sp=$!
 			setsid sh -c "nc -l -p 7997 >/dev/null 2>&1 && touch /tmp/cm.restart &&
 				kill -TERM -- -$sp" 2>/dev/null &
@@ -148,6 +183,7 @@ pair_cm_run() {
 			st=$?
 			kill -TERM -- -$wp 2>/dev/null
 			wait $wp
+			[ $st -lt 129 ] || pair_crash_report "$t0" >>/tmp/cm.log
 			[ -e /tmp/cm.restart ] && [ $run -lt 3 ] || break
 			echo "# server: started again, as its client asked (it crashed or could not report); its output:"
 			sed 's/^/#   /' /tmp/cm.log
@@ -156,15 +192,14 @@ pair_cm_run() {
 	else
 		restarts=0
 		for try in $(seq 100); do
-			d0=$(dmesg | wc -l)
-			timeout 120 sh -c "$4" >/tmp/cm.log 2>&1
+			t0=$(cut -d' ' -f1 /proc/uptime)
+			timeout 120 sh -c "ulimit -c unlimited; $4" >/tmp/cm.log 2>&1
 			st=$?
-			# Where it crashed: the kernel's line (program, address,
-			# and the file it was in, with its offset) goes with its output.
-			[ $st != 139 ] || dmesg | tail -n +$((d0 + 1)) | grep -E "segfault at|traps:" >>/tmp/cm.log
+			# Where it crashed goes with its output.
+			[ $st -lt 129 ] || pair_crash_report "$t0" >>/tmp/cm.log
 			why=
 			[ $st = 139 ] && [ "$XRDMA_RXE" = 1 ] && why="crashed (SIGSEGV) on rxe"
-			[ $st = 139 ] && grep -q -E "segfault at .* in ib_[a-z_]+\[" /tmp/cm.log &&
+			[ $st = 139 ] && grep -q -E "segfault at .* in ib_[a-z_]+\[|^  #0 .* - /usr/bin/ib_[a-z_]+$" /tmp/cm.log &&
 				why="crashed (SIGSEGV) in perftest's own code"
 			[ $st != 0 ] && grep -q "Can't produce a report" /tmp/cm.log &&
 				why="perftest could not time the CPU's clock (a loaded guest)"
