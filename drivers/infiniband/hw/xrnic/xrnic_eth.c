@@ -344,7 +344,8 @@ static int xrnic_eth_stop(struct net_device *netdev)
 	if (!eth->started)
 		return 0;
 	eth->started = false;
-	netif_stop_queue(netdev);
+	/* Under the TX lock: a transmit under way ends before the rings go. */
+	netif_tx_disable(netdev);
 	ret = xrnic_cmd_stop_eth(eth->xn);
 	if (ret)
 		netdev_warn(netdev, "STOP_ETH failed (%d): buffers are held\n",

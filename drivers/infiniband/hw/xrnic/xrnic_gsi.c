@@ -138,6 +138,8 @@ static void xrnic_gsi_work(struct work_struct *work)
 	bool posted = false;
 	int round;
 
+	if (!READ_ONCE(g->ready))
+		return;
 	for (round = 0; round < 2; round++) {
 		while ((e = xrnic_ring_next(cq, XRNIC_CQE_SIZE, offsetof(struct xrnic_cqe, flags),
 					    XRNIC_GSI_CQ_DEPTH, g->cq_ci))) {
@@ -381,6 +383,14 @@ void xrnic_gsi_destroy(struct xrnic_dev *xn)
 	cancel_work_sync(&g->work);
 	xrnic_cmd_destroy_qp(xn, g->qpn);
 	xrnic_cmd_destroy_cq(xn, g->cqn);
+	/*
+	 * No event names the CQ now, but one being handled may have read
+	 * ready before it changed and scheduled the work again (which then
+	 * does nothing): once its vector's thread is done, that work is the
+	 * last.
+	 */
+	synchronize_irq(pci_irq_vector(xn->pdev, 1));
+	cancel_work_sync(&g->work);
 	xrnic_cmd_dereg_mr(xn, g->lkey);
 	xrnic_cmd_dealloc_pd(xn, g->pdn);
 	xrnic_dma_free(xn, g->mem, g->dma, XRNIC_GSI_SIZE, true);

@@ -272,10 +272,21 @@ err_free:
  * The pages live on while user space still maps them, and are held while
  * a device that stopped answering may still use them (xrnic_dma.c).
  */
+/*
+ * @destroyed: the result of the command that made the device drop the ring
+ * (0 if it never had it).  A live device that refused it may still write
+ * the ring: it is never freed then.
+ */
 static void xrnic_ring_free(struct xrnic_dev *xn, struct xr_ufile *ufile,
-			    struct xrnic_ring *ring)
+			    struct xrnic_ring *ring, int destroyed)
 {
 	xr_mmap_remove(ufile, ring->mmap_key);
+	if (destroyed && !xrnic_is_dead(xn)) {
+		dev_err(&xn->pdev->dev,
+			"the device kept a ring it was told to drop (%d): leaking %zu bytes\n",
+			destroyed, ring->size);
+		return;
+	}
 	xrnic_dma_free(xn, ring->buf, ring->dma, ring->size, false);
 }
 
@@ -287,6 +298,7 @@ static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
 	u32 depth = roundup_pow_of_two(max_t(u32, cq->cqe, 2));
 	struct xrnic_cmd_create_cq create = {};
 	struct xrnic_cq *xcq;
+	int destroyed = 0;
 	int ret;
 
 	if (depth > xdev->attr.max_cqe)
@@ -325,9 +337,9 @@ static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
 	return 0;
 
 err_destroy:
-	xrnic_cmd_destroy_cq(xn, cq->cqn);
+	destroyed = xrnic_cmd_destroy_cq(xn, cq->cqn);
 err_ring:
-	xrnic_ring_free(xn, cq->uobj.ufile, &xcq->ring);
+	xrnic_ring_free(xn, cq->uobj.ufile, &xcq->ring, destroyed);
 err_free:
 	kfree(xcq);
 	return ret;
@@ -342,7 +354,7 @@ static int xrnic_destroy_cq(struct xr_device *xdev, struct xr_cq *cq)
 	/* Under the lock: a completion event being reported ends first. */
 	xa_erase(&xn->cqs, cq->cqn);
 	ret = xrnic_cmd_destroy_cq(xn, cq->cqn);
-	xrnic_ring_free(xn, cq->uobj.ufile, &xcq->ring);
+	xrnic_ring_free(xn, cq->uobj.ufile, &xcq->ring, ret);
 	kfree(xcq);
 	return ret;
 }
@@ -355,6 +367,7 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	struct xrnic_cmd_create_qp create = {};
 	struct xr_qp_cap *cap = &qp->cap;
 	struct xrnic_qp *xqp;
+	int destroyed = 0;
 	int ret;
 
 	if (cap->max_send_sge > XRNIC_MAX_SGE ||
@@ -415,12 +428,12 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	return 0;
 
 err_destroy:
-	xrnic_cmd_destroy_qp(xn, qp->qpn);
+	destroyed = xrnic_cmd_destroy_qp(xn, qp->qpn);
 err_free_rq:
 	if (!qp->srq)
-		xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
+		xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq, destroyed);
 err_free_sq:
-	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq);
+	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq, destroyed);
 err_free:
 	kfree(xqp);
 	return ret;
@@ -436,8 +449,8 @@ static int xrnic_destroy_qp(struct xr_device *xdev, struct xr_qp *qp)
 	xa_erase(&xn->qps, qp->qpn);
 	ret = xrnic_cmd_destroy_qp(xn, qp->qpn);
 	if (!qp->srq)
-		xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq);
-	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq);
+		xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq, ret);
+	xrnic_ring_free(xn, qp->uobj.ufile, &xqp->sq, ret);
 	kfree(xqp);
 	return ret;
 }
@@ -530,6 +543,7 @@ static int xrnic_create_srq(struct xr_device *xdev, struct xr_srq *srq,
 	struct xrnic_create_srq_resp resp = {};
 	struct xrnic_cmd_create_srq create = {};
 	struct xrnic_srq *xsrq;
+	int destroyed = 0;
 	int ret;
 
 	if (srq->max_sge > XRNIC_MAX_SGE)
@@ -565,9 +579,9 @@ static int xrnic_create_srq(struct xr_device *xdev, struct xr_srq *srq,
 	return 0;
 
 err_destroy:
-	xrnic_cmd_srq(xn, XRNIC_ADMIN_DESTROY_SRQ, srq->srqn, 0, NULL);
+	destroyed = xrnic_cmd_srq(xn, XRNIC_ADMIN_DESTROY_SRQ, srq->srqn, 0, NULL);
 err_ring:
-	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring);
+	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring, destroyed);
 err_free:
 	kfree(xsrq);
 	return ret;
@@ -620,13 +634,13 @@ static int xrnic_resize_srq(struct xr_device *xdev, struct xr_srq *srq, u32 max_
 	ret = xrnic_cmd_resize_srq(xn, &resize);
 	if (ret)
 		goto err_ring;
-	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring);
+	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring, 0);
 	xsrq->ring = ring;
 	srq->max_wr = depth;
 	return 0;
 
 err_ring:
-	xrnic_ring_free(xn, srq->uobj.ufile, &ring);
+	xrnic_ring_free(xn, srq->uobj.ufile, &ring, 0);
 	return ret;
 }
 
@@ -644,7 +658,7 @@ static int xrnic_destroy_srq(struct xr_device *xdev, struct xr_srq *srq)
 	/* Under the lock: an async event being reported ends first. */
 	xa_erase(&xn->srqs, srq->srqn);
 	ret = xrnic_cmd_srq(xn, XRNIC_ADMIN_DESTROY_SRQ, srq->srqn, 0, NULL);
-	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring);
+	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring, ret);
 	kfree(xsrq);
 	return ret;
 }
