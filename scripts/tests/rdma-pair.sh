@@ -40,9 +40,39 @@ pair_setup() {
 pair_core_bytes() {
 	eu-readelf -l "$1" | while read -r type o v _ f _; do
 		[ "$type" = LOAD ] && [ $(($2 >= v && $2 < v + f)) = 1 ] || continue
-		dd if="$1" bs=1 skip=$((o + $2 - v)) count="$3" 2>/dev/null | od -An -tx1 | tr -s ' \n' ' '
+		dd if="$1" bs=1 skip=$((o + $2 - v)) count="$3" 2>/dev/null | od -An -v -tx1 | tr -s ' \n' ' '
 		break
 	done
+}
+
+# pair_timeout SECONDS COMMAND [PGFILE]: sh -c COMMAND (core dumps on) in a
+# process group of its own, ended as a whole (SIGTERM) after SECONDS;
+# then each of its processes is shown first: its state, where it waits in
+# the kernel and its stack (eu-stack).  The status is COMMAND's, or 124
+# when time ran out.  The group's ID goes into the file PGFILE if given.
+pair_timeout() {
+	setsid sh -c "ulimit -c unlimited; $2" &
+	pg=$!
+	[ -z "$3" ] || echo $pg >"$3"
+	ticks=$(($1 * 5))
+	while [ $ticks -gt 0 ] && kill -0 $pg 2>/dev/null; do
+		sleep 0.2
+		ticks=$((ticks - 1))
+	done
+	if [ $ticks = 0 ]; then
+		echo "still running after $1 s:"
+		for stat in /proc/[0-9]*/stat; do
+			read -r pid comm state _ pgrp _ <"$stat" 2>/dev/null || continue
+			[ "$pgrp" = $pg ] || continue
+			echo "  $pid $comm $state, waiting in $(cat /proc/$pid/wchan 2>/dev/null)"
+			sed 's/^/    kernel: /' /proc/$pid/stack 2>/dev/null
+			eu-stack -m -p $pid 2>&1 | head -24 | sed 's/^/    /'
+		done
+		kill -TERM -- -$pg 2>/dev/null
+		wait $pg
+		return 124
+	fi
+	wait $pg
 }
 
 # pair_crash_report SINCE: what is known of a program that died of a
@@ -155,18 +185,22 @@ export PAIR_NOT_YET="rejected|refused|(unable|failed) to connect|couldn't connec
 # pair_cm_run NAME SERVER SERVER_COMMAND CLIENT_COMMAND: a program of the
 # RDMA CM (librdmacm) as typed, guest SERVER running SERVER_COMMAND, the
 # other CLIENT_COMMAND (again while it is rejected, refused or unsupported:
-# the server does not listen yet); both must end with status 0.  A client
-# on rxe that dies of SIGSEGV is started again, at most twice, and says
-# so: perftest's -R clients on rxe crash about once in 25 runs, with an
-# XRNIC or an rxe server alike (Documentation/testing.rst); so is one on
-# an XRNIC whose SIGSEGV the kernel places in perftest's program itself,
-# not in a library (libibverbs, librdmacm, the provider).  So is a
-# perftest client that ran but could not time the CPU's clock for its
-# report ("Can't produce a report": its calibration's r^2 below 0.9, on a
-# loaded guest), on either device.  Its server is started again first
-# (the client says so on TCP port 7997): a client gone after its first
-# connection leaves the server waiting past the stage where a new client
-# begins.  Any other crash on an XRNIC is a failure.
+# the server does not listen yet); both must end with status 0.  With
+# PAIR_LISTENING=1 (pair_cm_listening) the client starts only once its
+# server listens, so a rejection is of a later connection: perftest's -R
+# client connects twice to the same port, and its server listens for the
+# second connection only after the first has exchanged the two sides'
+# parameters; a client faster than its server has the second REQ
+# rejected by the server's connection manager ("invalid service ID", rxe's
+# and ours alike), and perftest 4.5's client then retries on RDMA CM IDs it
+# has just destroyed (it crashes, or ends otherwise).  Such a client is
+# started again with its server, at most twice, and says so with its
+# output; so is a perftest client that ran but could not time the CPU's
+# clock for its report ("Can't produce a report": its calibration's r^2
+# below 0.9, on a loaded guest).  The server starts again first (the
+# client says so on TCP port 7997): the server is past the stage where a
+# new client begins.  Any other failure, a crash among them, is reported
+# with what pair_crash_report finds, and fails the test.
 pair_cm_run() {
 	name=$1 server=$2
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
@@ -174,10 +208,11 @@ pair_cm_run() {
 			rm -f /tmp/cm.restart
 			# Each in a process group of its own, ended as a whole.
 			t0=$(cut -d' ' -f1 /proc/uptime)
-			setsid timeout 120 sh -c "ulimit -c unlimited; $3" >/tmp/cm.log 2>&1 &
+			rm -f /tmp/cm.pg
+			pair_timeout 120 "$3" /tmp/cm.pg >/tmp/cm.log 2>&1 &
 			sp=$!
 			setsid sh -c "nc -l -p 7997 >/dev/null 2>&1 && touch /tmp/cm.restart &&
-				kill -TERM -- -$sp" 2>/dev/null &
+				kill -TERM -- -\$(cat /tmp/cm.pg)" 2>/dev/null &
 			wp=$!
 			wait $sp
 			st=$?
@@ -185,7 +220,7 @@ pair_cm_run() {
 			wait $wp
 			[ $st -lt 129 ] || pair_crash_report "$t0" >>/tmp/cm.log
 			[ -e /tmp/cm.restart ] && [ $run -lt 3 ] || break
-			echo "# server: started again, as its client asked (it crashed or could not report); its output:"
+			echo "# server: started again, as its client asked (it was rejected or could not report); its output:"
 			sed 's/^/#   /' /tmp/cm.log
 		done
 		[ $st = 0 ] || sed 's/^/# server: /' /tmp/cm.log
@@ -193,14 +228,13 @@ pair_cm_run() {
 		restarts=0
 		for try in $(seq 100); do
 			t0=$(cut -d' ' -f1 /proc/uptime)
-			timeout 120 sh -c "ulimit -c unlimited; $4" >/tmp/cm.log 2>&1
+			pair_timeout 120 "$4" >/tmp/cm.log 2>&1
 			st=$?
 			# Where it crashed goes with its output.
 			[ $st -lt 129 ] || pair_crash_report "$t0" >>/tmp/cm.log
 			why=
-			[ $st = 139 ] && [ "$XRDMA_RXE" = 1 ] && why="crashed (SIGSEGV) on rxe"
-			[ $st = 139 ] && grep -q -E "segfault at .* in ib_[a-z_]+\[|^  #0 .* - /usr/bin/ib_[a-z_]+$" /tmp/cm.log &&
-				why="crashed (SIGSEGV) in perftest's own code"
+			[ $st != 0 ] && [ "$PAIR_LISTENING" = 1 ] && grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log &&
+				why="was rejected after its server listened"
 			[ $st != 0 ] && grep -q "Can't produce a report" /tmp/cm.log &&
 				why="perftest could not time the CPU's clock (a loaded guest)"
 			if [ -n "$why" ] && [ $restarts -lt 2 ]; then
@@ -213,7 +247,7 @@ pair_cm_run() {
 				done
 				continue
 			fi
-			grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log || break
+			[ "$PAIR_LISTENING" != 1 ] && grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log || break
 			sleep 0.3
 		done
 		[ $st = 0 ] || sed 's/^/# client: /' /tmp/cm.log
@@ -228,6 +262,7 @@ pair_cm_run() {
 # (rstream: "rpoll: Transport endpoint is not connected") rather than say
 # they were rejected when they come first.
 pair_cm_listening() {
+	PAIR_LISTENING=1
 	pair_cm_run "$1" "$2" "$3 & p=\$!
 		for i in \$(seq 600); do
 			rdma res show cm_id | grep -q 'state LISTEN' && break
@@ -236,6 +271,7 @@ pair_cm_listening() {
 		timeout 60 nc -l -p 7998 >/dev/null; wait \$p" \
 		"for i in \$(seq 600); do echo go | nc $PEER 7998 2>/dev/null && break; sleep 0.1; done
 		 $4"
+	PAIR_LISTENING=0
 }
 
 # pair_cm_served NAME SERVER SERVER_COMMAND CLIENT_COMMAND: pair_cm_run for
