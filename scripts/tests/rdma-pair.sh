@@ -35,16 +35,6 @@ pair_setup() {
 	echo /tmp/core.%p >/proc/sys/kernel/core_pattern
 }
 
-# pair_core_bytes CORE ADDRESS COUNT: COUNT bytes of a core's memory at
-# ADDRESS, in hex.
-pair_core_bytes() {
-	eu-readelf -l "$1" | while read -r type o v _ f _; do
-		[ "$type" = LOAD ] && [ $(($2 >= v && $2 < v + f)) = 1 ] || continue
-		dd if="$1" bs=1 skip=$((o + $2 - v)) count="$3" 2>/dev/null | od -An -v -tx1 | tr -s ' \n' ' '
-		break
-	done
-}
-
 # pair_timeout SECONDS COMMAND [PGFILE]: sh -c COMMAND (core dumps on) in a
 # process group of its own, ended as a whole (SIGTERM) after SECONDS;
 # then each of its processes is shown first: its state, where it waits in
@@ -77,22 +67,17 @@ pair_timeout() {
 
 # pair_crash_report SINCE: what is known of a program that died of a
 # signal since uptime SINCE: the kernel's lines about it, and for each
-# core the signal's origin (si_code 0: kill(), 128: the kernel's own, as
-# for a corrupt rseq area; 1 and 2: a fault at si_addr), the registers
-# that place it, and its stack (eu-stack: frame, function, file).  The
-# cores are removed.
+# core the signal's origin (si_code 0: kill() and its sender, 128: the
+# kernel's own, 1 and 2: a fault), the registers that place it, and its
+# stack (eu-stack: frame, function, file).  The cores are removed.
 pair_crash_report() {
 	dmesg | awk -v t0="$1" '{ t = substr($0, 2, index($0, "]") - 2) + 0 }
-		t >= t0 && /segfault at|traps:|general protection|bad frame|rseq/'
+		t >= t0 && /segfault at|traps:|bad frame|rseq/'
 	for core in /tmp/core.*; do
 		[ -e "$core" ] || continue
 		echo "$core:"
-		eu-readelf -n "$core" | grep -E "^ *si_signo|sender|fname|rip:|fs.base" | sed 's/^ */  /'
+		eu-readelf -n "$core" | grep -E "^ *si_signo|sender|fname|rip:" | sed 's/^ */  /'
 		eu-stack -m --core="$core" 2>&1 | head -20 | sed 's/^/  /'
-		# Its struct rseq (glibc 2.36: fs.base + 0x920; rseq_cs is the
-		# second 8 bytes and must be 0 or a valid descriptor).
-		fs=$(eu-readelf -n "$core" | awk '/fs.base:/ { print $2; exit }')
-		[ -z "$fs" ] || echo "  rseq: $(pair_core_bytes "$core" $((fs + 0x920)) 32)"
 		rm -f "$core"
 	done
 }

@@ -24,7 +24,7 @@ expect_usage_error() {
 	fi
 }
 
-echo "1..46"
+echo "1..48"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -222,6 +222,22 @@ expect_clean_after_group_term
 expect_report_fails kasan_report "BUG: KASAN: slab-use-after-free in xr_test+0x1/0x2"
 expect_report_fails lockdep_report "WARNING: possible circular locking dependency detected"
 expect_report_fails kmemleak_report "unreferenced object 0xffff888004a8c000 (size 64):"
+expect_report_fails kernel_gpf \
+	"general protection fault, probably for non-canonical address 0xdead000000000122: 0000 [#1] PREEMPT SMP NOPTI"
+# A process's general protection fault is not the kernel's: the run passes.
+n=$((n + 1))
+script=$(mktemp)
+printf 'echo "<3>traps: prog[99] general protection fault ip:7f0000001000 sp:7ffd00001000 error:0 in libx.so.1[7f0000000000+1000]" >/dev/kmsg\nsleep 1\n' >"$script"
+out=$("$vm" run --no-device "$script" 2>&1)
+rc=$?
+rm -f "$script"
+if [ $rc -eq 0 ]; then
+	echo "ok $n xrdma_vm.a_process_general_protection_fault_is_not_a_kernel_crash"
+else
+	failed=1
+	echo "# exit $rc, output: $(tail -5 <<<"$out")"
+	echo "not ok $n xrdma_vm.a_process_general_protection_fault_is_not_a_kernel_crash"
+fi
 
 # shell: type into the guest once /init says the shell starts (XRDMA-START),
 # as a person would after the prompt appears.
