@@ -136,8 +136,10 @@ static int xe_switch_sendto(struct xe_switch *sw, const uint8_t *dst, const uint
 	struct sockaddr_un a;
 	socklen_t alen = xe_switch_addr(&a, sw->name, dst);
 
-	if (sendto(sw->fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)&a, alen) >= 0)
+	if (sendto(sw->fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)&a, alen) >= 0) {
+		sw->queued_most += XE_SWITCH_COST_MOST(len);
 		return 0;
+	}
 	if (errno == EAGAIN || errno == ENOBUFS)
 		return -EAGAIN;
 	/* ECONNREFUSED, ENOENT: nobody there (now). */
@@ -220,14 +222,17 @@ void xe_switch_empty(struct xe_switch *sw)
 	sw->frames = 0;
 }
 
-size_t xe_switch_queued(const struct xe_switch *sw)
+bool xe_switch_congested(struct xe_switch *sw)
 {
 	int n;
 
+	if (sw->queued_most <= sw->mark_bytes)
+		return false;
 	/* An AF_UNIX datagram is the sender's memory until it is read. */
 	if (ioctl(sw->fd, SIOCOUTQ, &n) < 0 || n < 0)
-		return 0;
-	return n;
+		n = 0;
+	sw->queued_most = n;
+	return sw->queued_most > sw->mark_bytes;
 }
 
 unsigned int xe_switch_mark_ce(struct xe_switch *sw)

@@ -53,6 +53,8 @@
 #define XE_SWITCH_MARK_BYTES	(4 << 20)	/* queued past this: CE (struct xe_switch) */
 #define XE_SWITCH_PAUSE_NS	100000LL	/* lossless: one pause */
 #define XE_SWITCH_HELD		128		/* lossless: datagrams held while paused */
+/* The most memory the kernel charges for a datagram of len bytes. */
+#define XE_SWITCH_COST_MOST(len)	(2 * (len) + 8192)
 
 /* Lossless mode: a datagram held while the port is paused. */
 struct xe_switch_held {
@@ -69,6 +71,7 @@ struct xe_switch {
 	size_t len;			/* bytes in batch */
 	unsigned int frames;		/* frames in batch */
 	size_t mark_bytes;		/* queued past this, frames leave CE */
+	size_t queued_most;		/* the most that can be queued (xe_switch_congested) */
 	/* Lossless mode (xe_switch_lossless()); held is NULL in the lossy one. */
 	struct xe_switch_held *held;	/* a ring of XE_SWITCH_HELD */
 	unsigned int held_first, held_count;
@@ -123,10 +126,13 @@ int64_t xe_switch_resume(struct xe_switch *sw, int64_t now, unsigned int *lost);
 void xe_switch_empty(struct xe_switch *sw);
 
 /*
- * Bytes of this port's datagrams that wait unread at other ports (their
- * memory, as the kernel counts it: a little more than the frames).
+ * True while more than mark_bytes of this port's datagrams wait unread at
+ * other ports (their memory, as the kernel counts it: a little more than
+ * the frames).  The kernel is asked (SIOCOUTQ, a system call) only when
+ * that can be so: since it was last asked, the queue grew by no more than
+ * what was sent, each datagram counted at XE_SWITCH_COST_MOST.
  */
-size_t xe_switch_queued(const struct xe_switch *sw);
+bool xe_switch_congested(struct xe_switch *sw);
 /* Mark every ECN-capable frame of the batch CE; how many were. */
 unsigned int xe_switch_mark_ce(struct xe_switch *sw);
 

@@ -70,7 +70,7 @@ static void xe_tap_flush_batch(struct xe_dev *xe, struct xe_tap *tap, int64_t no
 	if (!frames)
 		return;
 	/* This port's queue in the switch is long: congestion marked (DCQCN). */
-	if (xe_switch_queued(&tap->sw) > tap->sw.mark_bytes)
+	if (xe_switch_congested(&tap->sw))
 		xe_switch_mark_ce(&tap->sw);
 	switch (xe_switch_send(&tap->sw, now)) {
 	case 1:

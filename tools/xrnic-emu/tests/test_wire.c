@@ -8,6 +8,8 @@
  * "switched" tests join the two devices by the switch between device
  * models (switch.c, through tap.c) instead.  No VM.
  */
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include "xe_fixture.h"
@@ -1792,13 +1794,13 @@ TEST_F(switched, a_ports_queue_past_the_threshold_marks_ce_and_slows_the_sender)
 	}
 	ASSERT_EQ(30, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
 	xe_tap_flush(&a->xe, &self->ta);
-	EXPECT_LT(0, xe_switch_queued(&self->ta.sw));
+	EXPECT_TRUE(xe_switch_congested(&self->ta.sw));
 	/* The first datagram left on an empty queue, the second behind it. */
 	n1 = xe_switch_recv(&self->tb.sw, d1, sizeof(d1));
 	n2 = xe_switch_recv(&self->tb.sw, d2, sizeof(d2));
 	ASSERT_LT(0, n1);
 	ASSERT_LT(0, n2);
-	EXPECT_EQ(0, xe_switch_queued(&self->ta.sw));
+	EXPECT_FALSE(xe_switch_congested(&self->ta.sw));
 	xe_switch_split(d1, n1, see_ecn, &first);
 	xe_switch_split(d2, n2, see_ecn, &second);
 	EXPECT_EQ(30, first.frames + second.frames);
@@ -1842,6 +1844,43 @@ TEST_F(switched, a_short_queue_marks_nothing)
 		ASSERT_NE(NULL, poll_cq(a));
 	EXPECT_EQ(0, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
+}
+
+/*
+ * The switch asks the kernel how much waits only when its bound says that
+ * it may be past the threshold: the bound is never below what waits.
+ */
+TEST_F(switched, what_waits_unread_never_exceeds_the_ports_bound)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	size_t most;
+	int i, n;
+
+	fill(a->xe.mem.base + BUF, 60000, 7);
+	for (i = 0; i < 2; i++) {
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+		post_send(a, 0, &w);
+	}
+	for (i = 0; i < 1000 && a->xe.counters[XRNIC_CNT_TX_PACKETS] < 30; i++) {
+		xe_doorbell(&a->xe, 1);
+		xe_dev_poll(&a->xe);
+		xe_tap_flush(&a->xe, &self->ta);
+	}
+	ASSERT_EQ(30, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	most = self->ta.sw.queued_most;
+	ASSERT_EQ(0, ioctl(self->ta.sw.fd, SIOCOUTQ, &n));
+	EXPECT_LT(0, n);
+	EXPECT_LE((size_t)n, most);
+	/* Below the default threshold: not asked, the bound unchanged. */
+	EXPECT_FALSE(xe_switch_congested(&self->ta.sw));
+	EXPECT_EQ(most, self->ta.sw.queued_most);
+	/* Once it may be past it, asked: the bound is what waits. */
+	self->ta.sw.mark_bytes = 1;
+	EXPECT_TRUE(xe_switch_congested(&self->ta.sw));
+	EXPECT_EQ((size_t)n, self->ta.sw.queued_most);
+	EXPECT_EQ(0, run_switched(self));
+	EXPECT_FALSE(xe_switch_congested(&self->ta.sw));
 }
 
 TEST_F(switched, frames_for_a_mac_without_a_switch_port_go_on_the_tap)
