@@ -148,7 +148,7 @@ tcp_of() {
 			"$(value "$out/pair-rxe.fig" "$m" "$b")" "$(tcp_of "$t" "$b")"
 		sep=', '
 	done < <(rows)
-	for m in engine_write wire_write; do
+	for m in engine_write wire_write switch_write; do
 		printf ', {"metric": "%s", "bytes": 1048576, "unit": "MB/s", "xrdma": %s, "rxe": null, "tcp": null, "memcpy": %s}' \
 			"$m" "$(value "$out/engine.fig" "$m" 1048576)" \
 			"$(value "$out/engine.fig" memcpy 1048576)"
@@ -172,7 +172,7 @@ while read -r m b u t; do
 		"$(ratio "$x" "$r")" "$(ratio "$x" "$c")"
 done < <(rows)
 c=$(value "$out/engine.fig" memcpy 1048576)
-for m in engine_write wire_write; do
+for m in engine_write wire_write switch_write; do
 	x=$(value "$out/engine.fig" "$m" 1048576)
 	printf '%-22s %8s %6s %10s %21s %9s\n' "$m" 1048576 MB/s "$x" "memcpy $c" "$(ratio "$x" "$c")"
 done
@@ -211,7 +211,7 @@ echo "(bandwidth and message rate: higher is better; latency, one way: lower is 
 echo " _p99/_p999 its percentiles; _rate_qN: perftest's MsgRate on N QPs; tcp: iperf3 (with"
 echo " -l for the rate) and a TCP ping-pong on virtio-net; cpu_*: CPU ms per 10^9 bytes of 64 KiB messages, the"
 echo " initiator (guest 2, TCP's sender), the target (guest 1, TCP's receiver), both device"
-echo " models (host); engine/wire_write: the device model alone on the host; _qN: on N QPs;"
+echo " models (host); engine/wire/switch_write: the device model alone on the host; _qN: on N QPs;"
 echo " incast_*: one to four senders into one, the receiver's intake, and Jain's index of"
 echo " the senders' own rates; ce_marked: one"
 echo " flow whose every queued datagram is marked CE, against ib_write_bw 65536 unmarked;"

@@ -7,20 +7,33 @@
  *  - "wire_write": from one device to another joined by a wire (RoCE v2
  *    frames with their ICRC; the wire is a queue of frames in this process,
  *    which copies each once, as a socket would);
- *  - "memcpy" of the same sizes between the same regions.
- * Prints "RESULT name bytes MB/s value" lines.
+ *  - "switch_write": the same two devices joined by the switch (switch.h)
+ *    as the device models of one host are: batches of frames in AF_UNIX
+ *    datagrams, with the system calls and the kernel's copies;
+ *  - "memcpy" of the same sizes between the same regions;
+ *  - "wire_write_msg": 8-byte WRITEs over the wire, the microseconds of
+ *    this one thread (both devices' work: the WQE fetched, the frame built
+ *    with its ICRC, parsed, placed, answered) per WRITE.
+ * Prints "RESULT name bytes unit value" lines.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "loopback.h"
+#include "tap.h"
 
 #define RAM		(64u << 20)
 #define HALF		(16u << 20)
 #define MSG		(1u << 20)
+#define SMALL		8
 #define SECONDS		1.0
 #define WIRE_SLOTS	(XE_PSN_WINDOW + 64)
 #define FRAME_MAX	4608
+#define SWITCH_QLEN	512
+#define IDLE_MOST	2.0	/* seconds without progress: the device stopped */
 
 /* The frames one device put on the wire, until they are delivered. */
 struct wire {
@@ -33,6 +46,8 @@ struct dev {
 	struct xe_dev xe;
 	struct xe_lb lb;
 	struct wire out;
+	struct xe_tap tap;	/* its switch port (switch_write) */
+	uint32_t cq_ci;		/* xe_lb_poll_cq()'s index */
 };
 
 static double now(void)
@@ -61,7 +76,7 @@ static void queue_frame(struct xe_dev *xe, const uint8_t *frame, size_t len)
 }
 
 /* Hand what from put on the wire to to; returns how many frames. */
-static unsigned int deliver(struct dev *from, struct dev *to)
+static unsigned int deliver_wire(struct dev *from, struct dev *to)
 {
 	unsigned int i, n = from->out.n;
 
@@ -69,6 +84,48 @@ static unsigned int deliver(struct dev *from, struct dev *to)
 		xe_port_receive(&to->xe, from->out.frame[i], from->out.len[i]);
 	from->out.n = 0;
 	return n;
+}
+
+/* Send from's batch on the switch, and receive what waits at to's port. */
+static unsigned int deliver_switch(struct dev *from, struct dev *to)
+{
+	uint64_t rx = to->xe.counters[XRNIC_CNT_RX_PACKETS];
+
+	xe_tap_flush(&from->xe, &from->tap);
+	while (xe_tap_switch_receive(&to->xe, &to->tap))
+		;
+	return to->xe.counters[XRNIC_CNT_RX_PACKETS] - rx;
+}
+
+/*
+ * A network namespace of this process's own whose ports hold a burst of
+ * datagrams, as the runner's does (scripts/xrdma-vm-wire: SWITCH_QLEN): the
+ * bench polls one device at a time, so a receiver reads only after its
+ * sender has sent what it could.  0, or -1 (it needs root).
+ */
+static int switch_namespace(void)
+{
+	FILE *f;
+
+	if (unshare(CLONE_NEWNET))
+		return -1;
+	f = fopen("/proc/sys/net/unix/max_dgram_qlen", "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%d\n", SWITCH_QLEN);
+	return fclose(f) ? -1 : 0;
+}
+
+/* From now on d's frames go to the switch of this process's name. */
+static int switch_port(struct dev *d)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "bench-%d", (int)getpid());
+	d->tap = (struct xe_tap){ .fd = -1 };
+	d->xe.eth_xmit = xe_tap_xmit;
+	d->xe.wire_ctx = &d->tap;
+	return xe_switch_open(&d->tap.sw, name, d->xe.id.mac);
 }
 
 static int dev_init(struct dev *d, uint8_t last_mac_byte)
@@ -87,19 +144,20 @@ static int dev_init(struct dev *d, uint8_t last_mac_byte)
 }
 
 /*
- * Post the next ring of 16 unsignaled 1 MiB WRITEs on QP q of d, from
- * its first half to the second half of the target's MR, and ring.
+ * Post the next ring of 16 unsignaled WRITEs of size bytes on QP q of d,
+ * from its first half to the second half of the target's MR (the WRITE
+ * posted as first at the start of each half), and ring.
  */
-static void post_ring(struct dev *d, int q, uint64_t *pi)
+static void post_ring(struct dev *d, int q, uint64_t *pi, uint64_t first, uint32_t size)
 {
 	struct xrnic_qp_db *db = (void *)(d->xe.mem.base + XE_LB_QP_DB(q));
 	struct xrnic_sqe w = { .opcode = XRNIC_WR_RDMA_WRITE, .num_sge = 1 };
 	unsigned int i;
 
-	w.sge[0] = (struct xrnic_sge){ .length = htole32(MSG), .lkey = htole32(d->lb.key) };
+	w.sge[0] = (struct xrnic_sge){ .length = htole32(size), .lkey = htole32(d->lb.key) };
 	w.rkey = htole32(d->lb.key);
 	for (i = 0; i < XE_LB_DEPTH; i++, (*pi)++) {
-		uint64_t off = (*pi * MSG) % HALF;
+		uint64_t off = ((*pi - first) * size) % HALF;
 
 		w.sge[0].addr = htole64(XE_LB_BUF + off);
 		w.remote_addr = htole64(XE_LB_BUF + HALF + off);
@@ -118,33 +176,45 @@ static bool ring_done(struct dev *d, int q, uint64_t pi)
 }
 
 /*
- * WRITEs for SECONDS from a's QP q: to a's other QP (b NULL), or to the
- * QP of b it is connected to.  Returns MB/s, or -1.
+ * WRITEs of size bytes for SECONDS from a's QP q: to a's other QP (b
+ * NULL), or to the QP of b it is connected to, the frames moved by
+ * deliver.  Returns bytes a second, or -1.
  */
-static double run_writes(struct dev *a, int q, struct dev *b)
+static double run_writes(struct dev *a, int q, struct dev *b, uint32_t size,
+			 unsigned int (*deliver)(struct dev *from, struct dev *to))
 {
+	struct xrnic_qp_db *db = (void *)(a->xe.mem.base + XE_LB_QP_DB(q));
 	struct dev *to = b ? b : a;
 	uint8_t *src = a->xe.mem.base + XE_LB_BUF, *dst = to->xe.mem.base + XE_LB_BUF + HALF;
-	uint64_t bytes = 0, pi = 0;
+	/* The QP may have run before: its ring goes on where it stopped. */
+	uint64_t bytes = 0, pi = le32toh(db->sq_ci), first = pi;
+	struct xrnic_cqe *cqe;
 	double t0, t;
 
 	memset(src, 0x5a, HALF);
 	memset(dst, 0, HALF);
 	t0 = now();
 	do {
-		post_ring(a, q, &pi);
+		post_ring(a, q, &pi, first, size);
 		if (!b) {
 			while (xe_dev_poll(&a->xe) == 0)
 				;
 		} else {
+			double idle_since = 0;
+
 			while (!ring_done(a, q, pi)) {
 				bool busy = xe_dev_poll(&a->xe) == 0;
 
 				busy |= deliver(a, b) > 0;
 				busy |= xe_dev_poll(&b->xe) == 0;
 				busy |= deliver(b, a) > 0;
-				if (!busy)
-					break;	/* waiting for a timer: something was lost */
+				/* Waiting for a timer (pacing, a loss): a while at most. */
+				if (busy)
+					idle_since = 0;
+				else if (!idle_since)
+					idle_since = now();
+				else if (now() - idle_since > IDLE_MOST)
+					break;
 			}
 		}
 		if (!ring_done(a, q, pi)) {
@@ -152,14 +222,21 @@ static double run_writes(struct dev *a, int q, struct dev *b)
 				(unsigned long)pi);
 			return -1;
 		}
-		bytes += (uint64_t)XE_LB_DEPTH * MSG;
+		bytes += (uint64_t)XE_LB_DEPTH * size;
 		t = now();
 	} while (t - t0 < SECONDS);
-	if (memcmp(src, dst, HALF)) {
+	/* What the WRITEs covered, from the region's start. */
+	if (memcmp(src, dst, bytes < HALF ? bytes : HALF)) {
 		fprintf(stderr, "bench_engine: data differs\n");
 		return -1;
 	}
-	return bytes / (t - t0) / 1e6;
+	/* The WRITEs are unsignaled: any completion is an error's. */
+	cqe = xe_lb_poll_cq(&a->xe, &a->cq_ci);
+	if (cqe) {
+		fprintf(stderr, "bench_engine: a WRITE completed with status %u\n", cqe->status);
+		return -1;
+	}
+	return bytes / (t - t0);
 }
 
 static double run_memcpy(struct dev *d)
@@ -182,7 +259,7 @@ static double run_memcpy(struct dev *d)
 int main(void)
 {
 	static struct dev a, b;
-	double lb, wire, mc;
+	double lb, wire, msg, sw, mc;
 
 	/* Loopback on a's QP 0 to its QP 1; over the wire a's QP 1 to b's QP 0. */
 	if (dev_init(&a, 1) || dev_init(&b, 2) ||
@@ -190,17 +267,27 @@ int main(void)
 		fprintf(stderr, "bench_engine: setup failed\n");
 		return 1;
 	}
-	lb = run_writes(&a, 0, NULL);
+	lb = run_writes(&a, 0, NULL, MSG, NULL);
 	/* Now that a's QP 1 no longer answers its QP 0. */
 	if (xe_lb_connect(&a.xe, &a.lb, a.lb.qpn[1], &b.xe, b.lb.qpn[0], false))
 		return 1;
-	wire = run_writes(&a, 1, &b);
-	mc = run_memcpy(&a);
-	if (lb < 0 || wire < 0)
+	wire = run_writes(&a, 1, &b, MSG, deliver_wire);
+	msg = run_writes(&a, 1, &b, SMALL, deliver_wire);
+	if (switch_namespace() || switch_port(&a) || switch_port(&b)) {
+		fprintf(stderr, "bench_engine: no switch of its own: %m (switch_write needs root)\n");
 		return 1;
-	printf("RESULT engine_write %u MB/s %.1f\n", MSG, lb);
-	printf("RESULT wire_write %u MB/s %.1f\n", MSG, wire);
+	}
+	sw = run_writes(&a, 1, &b, MSG, deliver_switch);
+	mc = run_memcpy(&a);
+	if (lb < 0 || wire < 0 || msg < 0 || sw < 0)
+		return 1;
+	printf("RESULT engine_write %u MB/s %.1f\n", MSG, lb / 1e6);
+	printf("RESULT wire_write %u MB/s %.1f\n", MSG, wire / 1e6);
+	printf("RESULT wire_write_msg %u us %.3f\n", SMALL, 1e6 * SMALL / msg);
+	printf("RESULT switch_write %u MB/s %.1f\n", MSG, sw / 1e6);
 	printf("RESULT memcpy %u MB/s %.1f\n", MSG, mc);
+	xe_switch_close(&a.tap.sw);
+	xe_switch_close(&b.tap.sw);
 	xe_dev_fini(&a.xe);
 	xe_dev_fini(&b.xe);
 	return 0;
