@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The switch between the XRNICs of one host: see switch.h. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <linux/sockios.h>
 #include <stdio.h>
@@ -249,11 +250,25 @@ unsigned int xe_switch_mark_ce(struct xe_switch *sw)
 	return marked;
 }
 
-long xe_switch_recv(struct xe_switch *sw, uint8_t *buf, size_t size)
+unsigned int xe_switch_recv(struct xe_switch *sw, struct xe_switch_dgram *d, unsigned int n)
 {
-	ssize_t n = recv(sw->fd, buf, size, MSG_DONTWAIT);
+	struct mmsghdr m[XE_SWITCH_RECV_MOST];
+	struct iovec iov[XE_SWITCH_RECV_MOST];
+	unsigned int i;
+	int got;
 
-	return n < 0 ? -1 : n;
+	if (n > XE_SWITCH_RECV_MOST)
+		n = XE_SWITCH_RECV_MOST;
+	for (i = 0; i < n; i++) {
+		iov[i] = (struct iovec){ .iov_base = d[i].data, .iov_len = sizeof(d[i].data) };
+		m[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1 } };
+	}
+	got = recvmmsg(sw->fd, m, n, MSG_DONTWAIT, NULL);
+	if (got <= 0)
+		return 0;
+	for (i = 0; i < (unsigned int)got; i++)
+		d[i].len = m[i].msg_len;
+	return got;
 }
 
 int xe_switch_split(const uint8_t *dgram, size_t len,

@@ -53,6 +53,7 @@
 #define XE_SWITCH_MARK_BYTES	(4 << 20)	/* queued past this: CE (struct xe_switch) */
 #define XE_SWITCH_PAUSE_NS	100000LL	/* lossless: one pause */
 #define XE_SWITCH_HELD		128		/* lossless: datagrams held while paused */
+#define XE_SWITCH_RECV_MOST	16		/* datagrams one xe_switch_recv() takes */
 /* The most memory the kernel charges for a datagram of len bytes. */
 #define XE_SWITCH_COST_MOST(len)	(2 * (len) + 8192)
 
@@ -136,11 +137,18 @@ bool xe_switch_congested(struct xe_switch *sw);
 /* Mark every ECN-capable frame of the batch CE; how many were. */
 unsigned int xe_switch_mark_ce(struct xe_switch *sw);
 
+/* A datagram received. */
+struct xe_switch_dgram {
+	size_t len;
+	uint8_t data[XE_SWITCH_BATCH];
+};
+
 /*
- * Receive one datagram into buf (size bytes, at least XE_SWITCH_BATCH);
- * its length, or -1 when none waits.
+ * Receive up to n (at most XE_SWITCH_RECV_MOST) of the datagrams waiting
+ * at this port into d[0] to d[n - 1], in one system call; how many (0:
+ * none waits).
  */
-long xe_switch_recv(struct xe_switch *sw, uint8_t *buf, size_t size);
+unsigned int xe_switch_recv(struct xe_switch *sw, struct xe_switch_dgram *d, unsigned int n);
 
 /*
  * Hand each frame of a datagram to fn, in order.  Returns the number of

@@ -13,8 +13,6 @@
 
 /* Frames one call takes off the tap, so that doorbells get their turn. */
 #define XE_TAP_RX_BATCH		64
-/* Datagrams one call takes from the switch (each up to XE_SWITCH_BATCH bytes). */
-#define XE_SWITCH_RX_BATCH	16
 
 int xe_tap_open(const char *name)
 {
@@ -158,19 +156,15 @@ bool xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap)
 
 bool xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap)
 {
-	static uint8_t dgram[XE_SWITCH_BATCH];
+	static struct xe_switch_dgram d[XE_SWITCH_RECV_MOST];
 	struct xe_tap_ctx c = { xe, tap };
-	unsigned int i;
-	long n;
+	unsigned int i, n;
 
-	for (i = 0; i < XE_SWITCH_RX_BATCH; i++) {
-		n = xe_switch_recv(&tap->sw, dgram, sizeof(dgram));
-		if (n < 0)
-			break;
+	n = xe_switch_recv(&tap->sw, d, XE_SWITCH_RECV_MOST);
+	for (i = 0; i < n; i++)
 		/* The good frames before a malformed rest were delivered. */
-		if (xe_switch_split(dgram, n, xe_tap_deliver, &c) < 0)
+		if (xe_switch_split(d[i].data, d[i].len, xe_tap_deliver, &c) < 0)
 			xe->counters[XRNIC_CNT_RX_DROPPED]++;
-	}
 	xe_eth_notify(xe);
-	return i == XE_SWITCH_RX_BATCH;
+	return n == XE_SWITCH_RECV_MOST;
 }

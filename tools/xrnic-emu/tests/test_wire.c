@@ -1723,11 +1723,10 @@ static void count_frame(void *ctx, const uint8_t *frame, size_t len)
 TEST_F(switched, frames_between_two_ports_travel_in_one_datagram)
 {
 	struct side *a = self->a, *b = self->b;
-	static uint8_t dgram[XE_SWITCH_BATCH];
+	static struct xe_switch_dgram d;
 	struct xrnic_sqe w;
 	struct good_frames g = { .to = &self->b->xe };
 	struct xrnic_cqe *c;
-	long n;
 
 	fill(a->xe.mem.base + BUF, 60000, 7);
 	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
@@ -1737,11 +1736,10 @@ TEST_F(switched, frames_between_two_ports_travel_in_one_datagram)
 		;
 	xe_tap_flush(&a->xe, &self->ta);
 	/* The 15 packets of the WRITE, in one datagram, each a good RoCE v2 frame. */
-	n = xe_switch_recv(&self->tb.sw, dgram, sizeof(dgram));
-	ASSERT_LT(0, n);
-	EXPECT_EQ(15, xe_switch_split(dgram, n, count_frame, &g));
+	ASSERT_EQ(1, xe_switch_recv(&self->tb.sw, &d, 1));
+	EXPECT_EQ(15, xe_switch_split(d.data, d.len, count_frame, &g));
 	EXPECT_EQ(15, g.n);
-	EXPECT_EQ(-1, xe_switch_recv(&self->tb.sw, dgram, sizeof(dgram)));
+	EXPECT_EQ(0, xe_switch_recv(&self->tb.sw, &d, 1));
 	/* The ACK comes back through the switch too. */
 	EXPECT_EQ(0, run_switched(self));
 	ASSERT_NE(NULL, c = poll_cq(a));
@@ -1775,11 +1773,10 @@ TEST_F(switched, a_ports_queue_past_the_threshold_marks_ce_and_slows_the_sender)
 {
 	struct side *a = self->a, *b = self->b;
 	struct xe_qp *qa = &a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])];
-	static uint8_t d1[XE_SWITCH_BATCH], d2[XE_SWITCH_BATCH];
+	static struct xe_switch_dgram d[2];
 	struct ecn_seen first = { 0 }, second = { 0 };
 	struct xrnic_sqe w;
 	struct good_frames g = { .to = &self->b->xe };
-	long n1, n2;
 	int i;
 
 	self->ta.sw.mark_bytes = 1;	/* one datagram waiting is a queue */
@@ -1796,20 +1793,17 @@ TEST_F(switched, a_ports_queue_past_the_threshold_marks_ce_and_slows_the_sender)
 	xe_tap_flush(&a->xe, &self->ta);
 	EXPECT_TRUE(xe_switch_congested(&self->ta.sw));
 	/* The first datagram left on an empty queue, the second behind it. */
-	n1 = xe_switch_recv(&self->tb.sw, d1, sizeof(d1));
-	n2 = xe_switch_recv(&self->tb.sw, d2, sizeof(d2));
-	ASSERT_LT(0, n1);
-	ASSERT_LT(0, n2);
+	ASSERT_EQ(2, xe_switch_recv(&self->tb.sw, d, 2));
 	EXPECT_FALSE(xe_switch_congested(&self->ta.sw));
-	xe_switch_split(d1, n1, see_ecn, &first);
-	xe_switch_split(d2, n2, see_ecn, &second);
+	xe_switch_split(d[0].data, d[0].len, see_ecn, &first);
+	xe_switch_split(d[1].data, d[1].len, see_ecn, &second);
 	EXPECT_EQ(30, first.frames + second.frames);
 	EXPECT_LT(0, second.frames);
 	EXPECT_EQ(0, first.ce);
 	EXPECT_EQ(second.frames, second.ce);
 	/* The receiver takes them all, and tells the sender. */
-	xe_switch_split(d1, n1, count_frame, &g);
-	xe_switch_split(d2, n2, count_frame, &g);
+	xe_switch_split(d[0].data, d[0].len, count_frame, &g);
+	xe_switch_split(d[1].data, d[1].len, count_frame, &g);
 	EXPECT_EQ(30, g.n);
 	EXPECT_EQ(second.ce, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
 	EXPECT_LE(1, b->xe.counters[XRNIC_CNT_NP_CNP_SENT]);
@@ -2034,10 +2028,9 @@ static int send_one(struct xe_switch *x, const uint8_t *dst, uint8_t tag, int64_
 /* The tag of the one frame of the next datagram waiting at port p, or -1. */
 static int recv_one(struct xe_switch *p)
 {
-	uint8_t d[XE_SWITCH_BATCH];
-	long n = xe_switch_recv(p, d, sizeof(d));
+	static struct xe_switch_dgram d;
 
-	return n == 2 + 60 ? d[2 + 59] : -1;
+	return xe_switch_recv(p, &d, 1) && d.len == 2 + 60 ? d.data[2 + 59] : -1;
 }
 
 /*
