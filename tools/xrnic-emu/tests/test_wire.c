@@ -1765,6 +1765,30 @@ static void see_ecn(void *ctx, const uint8_t *frame, size_t len)
 }
 
 /*
+ * Post two WRITEs of 60000 bytes (30 packets) from a to b, run a alone
+ * (b reads nothing) until it has sent them and send its batch; returns
+ * the packets a sent.
+ */
+static uint64_t send_two_writes(FIXTURE_DATA(switched) *self)
+{
+	struct side *a = self->a, *b = self->b;
+	struct xrnic_sqe w;
+	int i;
+
+	fill(a->xe.mem.base + BUF, 60000, 7);
+	for (i = 0; i < 2; i++) {
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+		post_send(a, 0, &w);
+	}
+	for (i = 0; i < 1000 && a->xe.counters[XRNIC_CNT_TX_PACKETS] < 30; i++) {
+		xe_doorbell(&a->xe, 1);
+		xe_dev_poll(&a->xe);
+	}
+	xe_tap_flush(&a->xe, &self->ta);
+	return a->xe.counters[XRNIC_CNT_TX_PACKETS];
+}
+
+/*
  * A port whose datagrams wait unread at their port past the switch's
  * threshold sends its next ones marked CE (DCQCN's ECN switch); its
  * peer's CNPs then slow the sending QP down.
@@ -1775,22 +1799,11 @@ TEST_F(switched, a_ports_queue_past_the_threshold_marks_ce_and_slows_the_sender)
 	struct xe_qp *qa = &a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])];
 	static struct xe_switch_dgram d[2];
 	struct ecn_seen first = { 0 }, second = { 0 };
-	struct xrnic_sqe w;
 	struct good_frames g = { .to = &self->b->xe };
 	int i;
 
 	self->ta.sw.mark_bytes = 1;	/* one datagram waiting is a queue */
-	fill(a->xe.mem.base + BUF, 60000, 7);
-	for (i = 0; i < 2; i++) {
-		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
-		post_send(a, 0, &w);
-	}
-	for (i = 0; i < 1000 && a->xe.counters[XRNIC_CNT_TX_PACKETS] < 30; i++) {
-		xe_doorbell(&a->xe, 1);
-		xe_dev_poll(&a->xe);
-	}
-	ASSERT_EQ(30, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
-	xe_tap_flush(&a->xe, &self->ta);
+	ASSERT_EQ(30, send_two_writes(self));
 	EXPECT_TRUE(xe_switch_congested(&self->ta.sw));
 	/* The first datagram left on an empty queue, the second behind it. */
 	ASSERT_EQ(2, xe_switch_recv(&self->tb.sw, d, 2));
@@ -1846,22 +1859,10 @@ TEST_F(switched, a_short_queue_marks_nothing)
  */
 TEST_F(switched, what_waits_unread_never_exceeds_the_ports_bound)
 {
-	struct side *a = self->a, *b = self->b;
-	struct xrnic_sqe w;
 	size_t most;
-	int i, n;
+	int n;
 
-	fill(a->xe.mem.base + BUF, 60000, 7);
-	for (i = 0; i < 2; i++) {
-		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
-		post_send(a, 0, &w);
-	}
-	for (i = 0; i < 1000 && a->xe.counters[XRNIC_CNT_TX_PACKETS] < 30; i++) {
-		xe_doorbell(&a->xe, 1);
-		xe_dev_poll(&a->xe);
-		xe_tap_flush(&a->xe, &self->ta);
-	}
-	ASSERT_EQ(30, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	ASSERT_EQ(30, send_two_writes(self));
 	most = self->ta.sw.queued_most;
 	ASSERT_EQ(0, ioctl(self->ta.sw.fd, SIOCOUTQ, &n));
 	EXPECT_LT(0, n);
