@@ -104,21 +104,27 @@ pair_ping() {
 
 # pair_run NAME SERVER PROG ARGS: guest SERVER runs "PROG -d DEV ARGS", the
 # other "PROG -d DEV ARGS PEER", retrying while the server does not listen
-# yet.  Both sides report NAME; a client shows its result lines.  Each run
-# may take PAIR_TIMEOUT seconds (300 unless set).
+# yet: for as long as the server may still be busy with the test before
+# (its limit and a minute), so that one test that hangs does not make the
+# next ones fail too.  Both sides report NAME; a client shows its result
+# lines.  Each run may take PAIR_TIMEOUT seconds (300 unless set), after
+# which its processes' stacks are shown (pair_timeout).
 pair_run() {
 	name=$1 server=$2 prog=$3
 	shift 3
+	limit=${PAIR_TIMEOUT:-300}
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
-		timeout "${PAIR_TIMEOUT:-300}" "$prog" -d "$DEV" "$@" >/tmp/pair.log 2>&1
+		pair_timeout "$limit" "$prog -d $DEV $*" >/tmp/pair.log 2>&1
 		st=$?
 		[ $st = 0 ] || sed 's/^/# server: /' /tmp/pair.log
 	else
-		for try in $(seq 60); do
-			timeout "${PAIR_TIMEOUT:-300}" "$prog" -d "$DEV" "$@" "$PEER" >/tmp/pair.log 2>&1
+		until=$(($(cut -d. -f1 /proc/uptime) + limit + 60))
+		while :; do
+			pair_timeout "$limit" "$prog -d $DEV $* $PEER" >/tmp/pair.log 2>&1
 			st=$?
 			grep -q -i -E "couldn't connect|unable to connect|failed to connect|connection refused" \
 				/tmp/pair.log || break
+			[ "$(cut -d. -f1 /proc/uptime)" -lt "$until" ] || break
 			sleep 1
 		done
 		if [ $st = 0 ]; then
@@ -167,6 +173,29 @@ pair_rping() {
 # a REJ (perftest: REJECTED is event 8), or a SIDR_REP saying "unsupported" (1).
 export PAIR_NOT_YET="rejected|refused|(unable|failed) to connect|couldn't connect|unreachable, error: 1$|unexpected cm event.* 8$"
 
+# pair_watch PORT MESSAGE PGFILE FLAG: in the background (its process
+# group is $wp), until killed: wait for MESSAGE on TCP port PORT (any other
+# message is left unanswered: a peer's word about another test), then
+# create FLAG and end the process group whose ID is in PGFILE.
+pair_watch() {
+	setsid sh -c "while :; do
+			m=\$(nc -l -p $1 2>/dev/null) || { sleep 0.1; continue; }
+			[ \"\$m\" = '$2' ] && break
+		done
+		touch $4; kill -TERM -- -\$(cat $3)" 2>/dev/null &
+	wp=$!
+}
+
+# pair_tell PORT MESSAGE: MESSAGE to the peer's pair_watch on TCP port PORT,
+# tried for up to 10 s.
+pair_tell() {
+	for i in $(seq 100); do
+		echo "$2" | nc "$PEER" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # pair_cm_run NAME SERVER SERVER_COMMAND CLIENT_COMMAND: a program of the
 # RDMA CM (librdmacm) as typed, guest SERVER running SERVER_COMMAND, the
 # other CLIENT_COMMAND (again while it is rejected, refused or unsupported:
@@ -180,56 +209,73 @@ export PAIR_NOT_YET="rejected|refused|(unable|failed) to connect|couldn't connec
 # and ours alike), and perftest 4.5's client then retries on RDMA CM IDs it
 # has just destroyed (it crashes, or ends otherwise).  Such a client is
 # started again with its server, at most twice, and says so with its
-# output; so is a perftest client that ran but could not time the CPU's
-# clock for its report ("Can't produce a report": its calibration's r^2
-# below 0.9, on a loaded guest).  The server starts again first (the
-# client says so on TCP port 7997): the server is past the stage where a
-# new client begins.  Any other failure, a crash among them, is reported
-# with what pair_crash_report finds, and fails the test.
+# output; so is a perftest client or server that ran but could not time
+# the CPU's clock for its report ("Can't produce a report": its
+# calibration's r^2 below 0.9, on a loaded guest).  The side that failed
+# tells the other, naming the test by its number, which both guests count
+# alike ("restart N"; the client on the server's TCP port 7997, the server
+# on the client's 7996): a server that
+# failed is past the stage where a new client begins, and a server that
+# could not report left its client waiting for their last exchange.  Any
+# other failure, a crash among them, is reported with what
+# pair_crash_report finds, and fails the test.
 pair_cm_run() {
-	name=$1 server=$2
+	name=$1 server=$2 restart="restart $((n + 1))"
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
 		for run in 1 2 3; do
-			rm -f /tmp/cm.restart
+			rm -f /tmp/cm.restart /tmp/cm.pg
 			# Each in a process group of its own, ended as a whole.
 			t0=$(cut -d' ' -f1 /proc/uptime)
-			rm -f /tmp/cm.pg
 			pair_timeout 120 "$3" /tmp/cm.pg >/tmp/cm.log 2>&1 &
 			sp=$!
-			setsid sh -c "nc -l -p 7997 >/dev/null 2>&1 && touch /tmp/cm.restart &&
-				kill -TERM -- -\$(cat /tmp/cm.pg)" 2>/dev/null &
-			wp=$!
+			pair_watch 7997 "$restart" /tmp/cm.pg /tmp/cm.restart
 			wait $sp
 			st=$?
 			kill -TERM -- -$wp 2>/dev/null
 			wait $wp
 			[ $st -lt 129 ] || pair_crash_report "$t0" >>/tmp/cm.log
-			[ -e /tmp/cm.restart ] && [ $run -lt 3 ] || break
-			echo "# server: started again, as its client asked (it was rejected or could not report); its output:"
+			why=
+			if [ -e /tmp/cm.restart ]; then
+				why="as its client asked (it was rejected or could not report)"
+			elif [ $st != 0 ] && grep -q "Can't produce a report" /tmp/cm.log; then
+				why="with its client: perftest could not time the CPU's clock (a loaded guest)"
+				pair_tell 7996 "$restart" || why=
+			fi
+			# What the command left in its group, gone before a new run listens.
+			left=$(cat /tmp/cm.pg 2>/dev/null)
+			if [ -n "$left" ] && kill -KILL -- -"$left" 2>/dev/null; then
+				for i in $(seq 50); do kill -0 -- -"$left" 2>/dev/null || break; sleep 0.1; done
+			fi
+			[ -n "$why" ] && [ $run -lt 3 ] || break
+			echo "# server: started again $why; its output:"
 			sed 's/^/#   /' /tmp/cm.log
 		done
 		[ $st = 0 ] || sed 's/^/# server: /' /tmp/cm.log
 	else
 		restarts=0
 		for try in $(seq 100); do
+			rm -f /tmp/cm.restart /tmp/cm.pg
 			t0=$(cut -d' ' -f1 /proc/uptime)
-			pair_timeout 120 "$4" >/tmp/cm.log 2>&1
+			pair_timeout 120 "$4" /tmp/cm.pg >/tmp/cm.log 2>&1 &
+			cp=$!
+			pair_watch 7996 "$restart" /tmp/cm.pg /tmp/cm.restart
+			wait $cp
 			st=$?
+			kill -TERM -- -$wp 2>/dev/null
+			wait $wp
 			# Where it crashed goes with its output.
 			[ $st -lt 129 ] || pair_crash_report "$t0" >>/tmp/cm.log
-			why=
+			why= tell=1
 			[ $st != 0 ] && [ "$PAIR_LISTENING" = 1 ] && grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log &&
 				why="was rejected after its server listened"
 			[ $st != 0 ] && grep -q "Can't produce a report" /tmp/cm.log &&
 				why="perftest could not time the CPU's clock (a loaded guest)"
+			[ -e /tmp/cm.restart ] && why="its server could not time the CPU's clock (a loaded guest)" tell=0
 			if [ -n "$why" ] && [ $restarts -lt 2 ]; then
 				restarts=$((restarts + 1))
 				echo "# client: $why, started again with its server; its output:"
 				sed 's/^/#   /' /tmp/cm.log
-				for i in $(seq 100); do
-					echo restart | nc "$PEER" 7997 2>/dev/null && break
-					sleep 0.1
-				done
+				[ $tell = 0 ] || pair_tell 7997 "$restart"
 				continue
 			fi
 			[ "$PAIR_LISTENING" != 1 ] && grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log || break
