@@ -24,6 +24,18 @@ expect_usage_error() {
 	fi
 }
 
+# run_script TEXT ARGS...: "run ARGS SCRIPT" of the runner (600 s at the
+# most) for a script holding TEXT; sets out (its output) and rc (its status).
+run_script() {
+	local script
+	script=$(mktemp)
+	printf '%s\n' "$1" >"$script"
+	shift
+	out=$(timeout 600 "$vm" run "$@" "$script" 2>&1)
+	rc=$?
+	rm -f "$script"
+}
+
 echo "1..48"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
@@ -72,13 +84,8 @@ expect_usage_error "--uplink: 'no/such' is not a Linux bridge" -- run --uplink n
 # A guest whose console shows what the debug kernel reports fails the run,
 # even though its script succeeds.
 expect_report_fails() { # name console-line
-	local script out rc
 	n=$((n + 1))
-	script=$(mktemp)
-	printf 'echo "<3>%s" >/dev/kmsg\nsleep 1\n' "$2" >"$script"
-	out=$("$vm" run --no-device "$script" 2>&1)
-	rc=$?
-	rm -f "$script"
+	run_script "$(printf 'echo "<3>%s" >/dev/kmsg\nsleep 1' "$2")" --no-device
 	if [ $rc -eq 1 ] && grep -qF "kernel crash: $2" <<<"$out"; then
 		echo "ok $n xrdma_vm.fails_on_$1"
 	else
@@ -90,11 +97,7 @@ expect_report_fails() { # name console-line
 # A guest that does not reach /init in time is booted once more (here every
 # guest, with a boot timeout of 1 s), and the run still passes.
 n=$((n + 1))
-script=$(mktemp)
-echo "exit 0" >"$script"
-out=$(XRDMA_BOOT_TIMEOUT=1 "$vm" run --no-device "$script" 2>&1)
-rc=$?
-rm -f "$script"
+XRDMA_BOOT_TIMEOUT=1 run_script "exit 0" --no-device
 if [ $rc -eq 0 ] && grep -q "booting it again (once)" <<<"$out"; then
 	echo "ok $n xrdma_vm.reboots_a_guest_stuck_before_init_once"
 else
@@ -106,11 +109,7 @@ fi
 # "XRDMA-HOST: cpu LABEL" is answered with every QEMU's and device model's
 # CPU time so far (the bench's), here with the device model off the switch.
 n=$((n + 1))
-script=$(mktemp)
-printf 'echo "XRDMA-HOST: cpu mark.1"\nsleep 1\n' >"$script"
-out=$("$vm" run --no-switch "$script" 2>&1)
-rc=$?
-rm -f "$script"
+run_script "$(printf 'echo "XRDMA-HOST: cpu mark.1"\nsleep 1')" --no-switch
 if [ $rc -eq 0 ] && grep -qE "host: cpu mark\.1 qemu1=[0-9]+ emu1=[0-9]+" <<<"$out"; then
 	echo "ok $n xrdma_vm.answers_cpu_with_the_cpu_time_of_qemu_and_device_model"
 else
@@ -122,11 +121,7 @@ fi
 # A guest that fails stops the others at once: guest 1 exits 3, guest 2
 # would sleep for 600 s.
 n=$((n + 1))
-script=$(mktemp)
-printf '[ "$XRDMA_VM_INDEX" = 1 ] && exit 3\nsleep 600\n' >"$script"
-out=$(timeout 300 "$vm" run --vms 2 --no-device "$script" 2>&1)
-rc=$?
-rm -f "$script"
+run_script "$(printf '[ "$XRDMA_VM_INDEX" = 1 ] && exit 3\nsleep 600')" --vms 2 --no-device
 if [ $rc -eq 1 ] && grep -q "guest 2: stopping it (pid [0-9]*): guest 1 failed" <<<"$out" &&
    grep -q "guest 2 FAILED: stopped after guest 1 failed" <<<"$out"; then
 	echo "ok $n xrdma_vm.a_failed_guest_stops_the_others"
@@ -226,11 +221,7 @@ expect_report_fails kernel_gpf \
 	"general protection fault, probably for non-canonical address 0xdead000000000122: 0000 [#1] PREEMPT SMP NOPTI"
 # A process's general protection fault is not the kernel's: the run passes.
 n=$((n + 1))
-script=$(mktemp)
-printf 'echo "<3>traps: prog[99] general protection fault ip:7f0000001000 sp:7ffd00001000 error:0 in libx.so.1[7f0000000000+1000]" >/dev/kmsg\nsleep 1\n' >"$script"
-out=$("$vm" run --no-device "$script" 2>&1)
-rc=$?
-rm -f "$script"
+run_script "$(printf 'echo "<3>traps: prog[99] general protection fault ip:7f0000001000 sp:7ffd00001000 error:0 in libx.so.1[7f0000000000+1000]" >/dev/kmsg\nsleep 1')" --no-device
 if [ $rc -eq 0 ]; then
 	echo "ok $n xrdma_vm.a_process_general_protection_fault_is_not_a_kernel_crash"
 else
