@@ -122,16 +122,16 @@ pair_cm_listening "interop.${me}.a_client_runs_again_with_its_server_that_could_
 
 # A slow receiver: the rxe guest's CPU also runs a busy loop, so its
 # programs post and poll late and its receive queue runs dry, while the
-# XRNIC sends 100 MiB to it in a ping-pong (the data goes both ways) and
-# 250 MiB of WRITEs each way.  The XRNIC's sender waits (RNR, timeouts
-# backing off) and everything completes.  The ping-pong takes about 20 s on
+# XRNIC sends 50 MiB to it in a ping-pong (the data goes both ways) and
+# 150 MiB of WRITEs each way.  The XRNIC's sender waits (RNR, timeouts
+# backing off) and everything completes.  The ping-pong takes about 15 s on
 # an idle 2-core host (1000 MiB took 162 s) and twice that beside a CPU hog
 # (make check LOAD=1); a run may take 15 minutes.
 [ "$DEV" = rxe0 ] && { sh -c 'while :; do :; done' & hog=$!; }
 PAIR_TIMEOUT=900
-pair_run "interop.${me}_slow_rxe.rc_pingpong_100_mib" 1 ibv_rc_pingpong -g 1 -c -s 1048576 -n 100
-pair_run "interop.${me}_slow_rxe.ib_write_bw_250_mib_to_rxe" 2 ib_write_bw -x 1 -s 1048576 -n 250 -F
-pair_run "interop.${me}_slow_rxe.ib_write_bw_250_mib_from_rxe" 1 ib_write_bw -x 1 -s 1048576 -n 250 -F
+pair_run "interop.${me}_slow_rxe.rc_pingpong_50_mib" 1 ibv_rc_pingpong -g 1 -c -s 1048576 -n 50
+pair_run "interop.${me}_slow_rxe.ib_write_bw_150_mib_to_rxe" 2 ib_write_bw -x 1 -s 1048576 -n 150 -F
+pair_run "interop.${me}_slow_rxe.ib_write_bw_150_mib_from_rxe" 1 ib_write_bw -x 1 -s 1048576 -n 150 -F
 [ -z "${hog:-}" ] || kill "$hog"
 pair_icrc_check interop
 exit $rc

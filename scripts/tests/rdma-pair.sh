@@ -214,11 +214,10 @@ pair_tell() {
 # calibration's r^2 below 0.9, on a loaded guest).  The side that failed
 # tells the other, naming the test by its number, which both guests count
 # alike ("restart N"; the client on the server's TCP port 7997, the server
-# on the client's 7996): a server that
-# failed is past the stage where a new client begins, and a server that
-# could not report left its client waiting for their last exchange.  Any
-# other failure, a crash among them, is reported with what
-# pair_crash_report finds, and fails the test.
+# on the client's 7996): a server that failed is past the stage where a
+# new client begins, and a server that could not report left its client
+# waiting for their last exchange.  Any other failure, a crash among them,
+# is reported with what pair_crash_report finds, and fails the test.
 pair_cm_run() {
 	name=$1 server=$2 restart="restart $((n + 1))"
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
