@@ -10,11 +10,10 @@
 . /rdma-pair.sh
 pair_setup
 ITERS=20000
-stat() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
-d0=$(stat doorbells)
+d0=$(pair_stat doorbells)
 [ "$XRDMA_VM_INDEX" = 1 ] || { sleep 1; echo "XRDMA-HOST: cpu pingpong.begin"; }
 PAIR_TIMEOUT=300 pair_run budget.ib_write_lat 1 ib_write_lat -x 1 -s 8 -n $ITERS -F
 [ "$XRDMA_VM_INDEX" = 1 ] || echo "XRDMA-HOST: cpu pingpong.end"
-echo "RESULT doorbells.$XRDMA_VM_INDEX $(($(stat doorbells) - d0))"
+echo "RESULT doorbells.$XRDMA_VM_INDEX $(($(pair_stat doorbells) - d0))"
 echo "RESULT posts.$XRDMA_VM_INDEX $ITERS"
 exit $rc

@@ -24,7 +24,6 @@ ip link set eth0 mtu 9000 up && ip addr add "$XRDMA_IP/24" dev eth0 || exit 1
 for i in $(seq 60); do ping -c 1 -W 1 xrdma-vm$RX >/dev/null 2>&1 && break; done
 n=0
 rc=0
-stat() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
 write_bw="ib_write_bw -d $DEV -x 1 -s 1048576 -q $QPS -n $N -F"
 # A flow's MB/s from perftest's report (the "BW average" column).
 rate() { awk '$1 == 1048576 && NF >= 5 { print $4 }' "$1"; }
@@ -72,20 +71,20 @@ if [ "$XRDMA_VM_INDEX" = $RX ]; then
 			printf "# one sender %.1f MB/s; three, %s: %.1f %.1f %.1f MB/s, sum %.1f (%.2f of one),", $1, what, $2, $3, $4, s, $1 ? s / $1 : 0
 			printf " Jain'"'"'s fairness index %.3f\n", q ? s * s / (3 * q) : 0 }'
 	}
-	before=$(stat np_cnp_sent)
+	before=$(pair_stat np_cnp_sent)
 	serve_three 18515 incast.three_senders_complete "DCQCN on"
 	echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
-	marked=$(stat np_ecn_marked_roce_packets)
-	cnps=$(($(stat np_cnp_sent) - before))
+	marked=$(pair_stat np_ecn_marked_roce_packets)
+	cnps=$(($(pair_stat np_cnp_sent) - before))
 	echo "# CE-marked packets received: $marked; CNPs sent to the three: $cnps"
 	if [ "$marked" -gt 0 ]; then say ok incast.the_switch_marks_the_congested_senders_ce
 	else say "not ok" incast.the_switch_marks_the_congested_senders_ce; fi
 	if [ "$cnps" -gt 0 ]; then say ok incast.the_receiver_sends_cnps
 	else say "not ok" incast.the_receiver_sends_cnps; fi
-	before=$(stat np_cnp_sent)
+	before=$(pair_stat np_cnp_sent)
 	serve_three 18518 incast.three_senders_without_reaction_points_complete \
 		"their reaction points off"
-	cnps=$(($(stat np_cnp_sent) - before))
+	cnps=$(($(pair_stat np_cnp_sent) - before))
 	echo "# CNPs sent to the three, their reaction points off: $cnps"
 	if [ "$cnps" -gt 0 ]; then say ok incast.the_receiver_sends_cnps_still
 	else say "not ok" incast.the_receiver_sends_cnps_still; fi
@@ -110,8 +109,8 @@ send_flow $((18515 + XRDMA_VM_INDEX)) incast.sender_completes_among_three ""
 # Losses may still happen before the rates come down (the switch drops a
 # batch for a full port queue, the sender's ACK timer sends again): they
 # are printed, not judged; what must hold is that every flow completes.
-echo "# losses: wire_tx_drops $(stat wire_tx_drops), local_ack_timeout_err $(stat local_ack_timeout_err)"
-if [ "$(stat rp_cnp_handled)" -gt 0 ]; then
+echo "# losses: wire_tx_drops $(pair_stat wire_tx_drops), local_ack_timeout_err $(pair_stat local_ack_timeout_err)"
+if [ "$(pair_stat rp_cnp_handled)" -gt 0 ]; then
 	say ok incast.the_sender_slows_down_on_cnps
 else
 	say "not ok" incast.the_sender_slows_down_on_cnps
@@ -121,10 +120,10 @@ fi
 for f in /sys/kernel/debug/xrnic/*/cc_params/rp_enable; do
 	echo 0 >"$f" || echo "# rp_enable not set"
 done
-handled=$(stat rp_cnp_handled) ignored=$(stat rp_cnp_ignored)
+handled=$(pair_stat rp_cnp_handled) ignored=$(pair_stat rp_cnp_ignored)
 send_flow $((18518 + XRDMA_VM_INDEX)) incast.sender_without_its_reaction_point_completes \
 	", its reaction point off"
-if [ "$(stat rp_cnp_handled)" = "$handled" ] && [ "$(stat rp_cnp_ignored)" -gt "$ignored" ]; then
+if [ "$(pair_stat rp_cnp_handled)" = "$handled" ] && [ "$(pair_stat rp_cnp_ignored)" -gt "$ignored" ]; then
 	say ok incast.a_sender_without_its_reaction_point_ignores_cnps
 else
 	say "not ok" incast.a_sender_without_its_reaction_point_ignores_cnps

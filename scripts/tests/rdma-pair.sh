@@ -338,17 +338,22 @@ pair_rping_rejected() {
 	fi
 }
 
+# pair_stat NAME: the value of counter NAME of this guest's RDMA port
+# (rdma statistic).
+pair_stat() {
+	rdma statistic show link "$DEV/1" | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1
+}
+
 # pair_icrc_check LAYER: on an XRNIC, no ICRC errors, or with faults
 # injected (scripts/xrdma-vm run --faults) some.  rxe counts none of its
 # own that we can read the same way: nothing to check there.
 pair_icrc_check() {
 	[ "$DEV" = xrnic0 ] || return 0
-	stat() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
 	echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
-	if [ "$(stat injected_corrupts)" = 0 ]; then
-		if [ "$(stat rx_icrc_errors)" = 0 ]; then say ok "$1.no_icrc_errors"
+	if [ "$(pair_stat injected_corrupts)" = 0 ]; then
+		if [ "$(pair_stat rx_icrc_errors)" = 0 ]; then say ok "$1.no_icrc_errors"
 		else say "not ok" "$1.no_icrc_errors"; fi
-	elif [ "$(stat rx_icrc_errors)" -gt 0 ]; then
+	elif [ "$(pair_stat rx_icrc_errors)" -gt 0 ]; then
 		say ok "$1.corrupted_frames_fail_the_icrc"
 	else
 		say "not ok" "$1.corrupted_frames_fail_the_icrc"

@@ -38,8 +38,7 @@ done </tmp/roce-tests
 # again after its timeouts and answers duplicates, rping connects, pings
 # with its data checked, and both sides see the disconnection.
 pair_rping roce_faults.rping_through_lost_and_duplicated_mads 1
-stat() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
-if [ "$(stat injected_drops)" -gt 0 ] && [ "$(stat retransmits)" -gt 0 ]; then
+if [ "$(pair_stat injected_drops)" -gt 0 ] && [ "$(pair_stat retransmits)" -gt 0 ]; then
 	say ok roce_faults.drops_were_injected_and_recovered
 else
 	say "not ok" roce_faults.drops_were_injected_and_recovered
