@@ -277,7 +277,7 @@ void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 	if (!xe->cc.np_enable || !qp || qp->qpn == XRNIC_GSI_QPN ||
 	    (qp->state != XRNIC_QPS_RTR && qp->state != XRNIC_QPS_RTS))
 		return;
-	if (!xe_cc_np_may_send(&xe->cc, &qp->np, xe_cc_now(xe)))
+	if (!xe_cc_np_may_send(&xe->cc, &qp->np, xe_clock(xe)))
 		return;
 	/* To the QP that sent it; DSCP cnp_dscp, not ECN-capable. */
 	if (qp->type == XRNIC_QPT_UD) {
@@ -303,7 +303,7 @@ void xe_cc_ce_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx)
 void xe_cc_cnp_rcv(struct xe_dev *xe, struct xe_qp *qp)
 {
 	if (xe->cc.rp_enable && qp && qp->qpn != XRNIC_GSI_QPN && qp->state == XRNIC_QPS_RTS &&
-	    xe_cc_rp_cnp(&xe->cc, &qp->rp, xe_cc_now(xe))) {
+	    xe_cc_rp_cnp(&xe->cc, &qp->rp, xe_clock(xe))) {
 		xe->counters[XRNIC_CNT_RP_CNP_HANDLED]++;
 		return;
 	}
@@ -314,12 +314,12 @@ bool xe_cc_may_send(struct xe_dev *xe, struct xe_qp *qp)
 {
 	int64_t wait;
 
-	return xe_cc_rp_may_send(&xe->cc, &qp->rp, xe_cc_now(xe), &wait);
+	return xe_cc_rp_may_send(&xe->cc, &qp->rp, xe_clock(xe), &wait);
 }
 
 void xe_cc_sent(struct xe_dev *xe, struct xe_qp *qp, uint64_t bytes)
 {
-	xe_cc_rp_sent(&xe->cc, &qp->rp, bytes, xe_cc_now(xe));
+	xe_cc_rp_sent(&xe->cc, &qp->rp, bytes, xe_clock(xe));
 }
 
 int64_t xe_cc_wait(struct xe_dev *xe, const struct xe_qp *qp)
@@ -328,7 +328,7 @@ int64_t xe_cc_wait(struct xe_dev *xe, const struct xe_qp *qp)
 
 	if (!qp->rp.rc || !qp->rp.blocked)
 		return -1;
-	now = xe_cc_now(xe);
+	now = xe_clock(xe);
 	return qp->rp.next_send > now ? qp->rp.next_send - now : 0;
 }
 

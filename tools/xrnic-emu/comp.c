@@ -61,7 +61,7 @@ void xe_comp_wqe(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t ve
 			r->timer = XE_TIMER_NONE;
 			r->wait_until = 0;
 		} else if (r->timer == XE_TIMER_ACK) {
-			xe_req_wait_answer(qp);
+			xe_req_wait_answer(xe, qp);
 		}
 	}
 	if (status != XRNIC_WC_SUCCESS || (m->wqe.flags & XRNIC_SQE_SIGNALED))
@@ -71,7 +71,7 @@ void xe_comp_wqe(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t ve
 }
 
 /* Progress within the head message m: rel + 1 of its packets answered. */
-static void xe_comp_progress(struct xe_qp *qp, struct xe_msg *m, uint32_t rel)
+static void xe_comp_progress(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m, uint32_t rel)
 {
 	struct xe_qp_req *r = &qp->req;
 
@@ -82,7 +82,7 @@ static void xe_comp_progress(struct xe_qp *qp, struct xe_msg *m, uint32_t rel)
 	r->retry_left = qp->attr.retry_cnt;
 	r->gap = false;
 	if (r->timer == XE_TIMER_ACK)
-		xe_req_wait_answer(qp);
+		xe_req_wait_answer(xe, qp);
 }
 
 /*
@@ -123,10 +123,10 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
 		if (rel == m->npsn - 1)
 			xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, m->local.len);
 		else
-			xe_comp_progress(qp, m, rel);
+			xe_comp_progress(xe, qp, m, rel);
 		return true;
 	case XE_AETH_RNR_NAK:
-		if (!xe_req_rnr_retry(qp, p->psn, code))
+		if (!xe_req_rnr_retry(xe, qp, p->psn, code))
 			xe_comp_wqe(xe, qp, XRNIC_WC_RNR_RETRY_EXC_ERR, XRNIC_VERR_RNR, 0);
 		return true;
 	case XE_AETH_NAK:
@@ -183,7 +183,7 @@ static bool xe_comp_read(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
 	if (last)
 		xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, m->local.len);
 	else
-		xe_comp_progress(qp, m, rel);
+		xe_comp_progress(xe, qp, m, rel);
 	return true;
 }
 

@@ -220,8 +220,9 @@ void xe_doorbell(struct xe_dev *xe, unsigned int vec)
 #define XE_POLL_PASSES		16
 
 /* One pass over every QP; true on progress.  *next: the nearest timer, or -1. */
-static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
+static bool xe_poll_pass(struct xe_dev *xe, int64_t *next)
 {
+	int64_t clock = xe_clock(xe);
 	bool progress = false;
 	unsigned int slot, pass;
 	struct xe_qp *qp;
@@ -236,7 +237,7 @@ static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 		if (pass == XE_POLL_PASSES)
 			xe->work = true;
 		if (qp->req.timer != XE_TIMER_NONE) {
-			wait = qp->req.wait_until > now ? qp->req.wait_until - now : 0;
+			wait = qp->req.wait_until > clock ? qp->req.wait_until - clock : 0;
 			if (*next < 0 || wait < *next)
 				*next = wait;
 		}
@@ -268,7 +269,7 @@ int64_t xe_dev_poll(struct xe_dev *xe)
 		return -1;
 	xe->work = false;
 	now = xe_now_ns();
-	if (xe_poll_pass(xe, now, &next)) {
+	if (xe_poll_pass(xe, &next)) {
 		xe->last_progress = now;
 		if (!rung)
 			xe->counters[XRNIC_CNT_POLLED]++;
@@ -284,7 +285,7 @@ int64_t xe_dev_poll(struct xe_dev *xe)
 	/* Say so, then look once more: an index written meanwhile is seen. */
 	xe_set_polling(xe, false);
 	xe->poll_stopped = now;
-	if (xe_poll_pass(xe, now, &next)) {
+	if (xe_poll_pass(xe, &next)) {
 		xe->last_progress = now;
 		xe_set_polling(xe, true);
 		return 0;

@@ -75,7 +75,7 @@ static int xe_req_check(const struct xe_qp *qp, const struct xrnic_sqe *w,
 	return 0;
 }
 
-bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code)
+bool xe_req_rnr_retry(struct xe_dev *xe, struct xe_qp *qp, uint32_t psn, uint8_t rnr_code)
 {
 	struct xe_qp_req *r = &qp->req;
 
@@ -86,7 +86,7 @@ bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code)
 	}
 	xe_req_rewind(qp, psn);
 	r->timer = XE_TIMER_RNR;
-	r->wait_until = xe_now_ns() + (int64_t)xe_rnr_timer_us[rnr_code & 31] * 1000;
+	r->wait_until = xe_clock(xe) + (int64_t)xe_rnr_timer_us[rnr_code & 31] * 1000;
 	return true;
 }
 
@@ -153,7 +153,7 @@ bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn)
 	return true;
 }
 
-void xe_req_wait_answer(struct xe_qp *qp)
+void xe_req_wait_answer(struct xe_dev *xe, struct xe_qp *qp)
 {
 	int64_t t = xe_ack_timeout_ns(qp->attr.timeout);
 	int64_t max = t > XE_ACK_BACKOFF_MAX_NS ? t : XE_ACK_BACKOFF_MAX_NS;
@@ -161,7 +161,7 @@ void xe_req_wait_answer(struct xe_qp *qp)
 	/* Backed off: twice as long for each timeout in a row, up to max. */
 	t = qp->req.backoff < 16 && t << qp->req.backoff < max ? t << qp->req.backoff : max;
 	qp->req.timer = XE_TIMER_ACK;
-	qp->req.wait_until = xe_now_ns() + t;
+	qp->req.wait_until = xe_clock(xe) + t;
 }
 
 void xe_req_rewind(struct xe_qp *qp, uint32_t psn)
@@ -317,7 +317,7 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 			xe_cc_sent(xe, qp, len);
 	}
 	if (xe_req_in_flight(qp) && r->timer == XE_TIMER_NONE)
-		xe_req_wait_answer(qp);
+		xe_req_wait_answer(xe, qp);
 	return sent;
 }
 
@@ -517,7 +517,7 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp)
 	if (qp->type == XRNIC_QPT_UC)
 		return xe_uc_send(xe, qp, pi);
 	/* An answer that waits on the input is read before the ACK timer judges. */
-	if (r->timer != XE_TIMER_NONE && (!r->wait_until || xe_now_ns() >= r->wait_until) &&
+	if (r->timer != XE_TIMER_NONE && (!r->wait_until || xe_clock(xe) >= r->wait_until) &&
 	    !(r->timer == XE_TIMER_ACK && xe->rx_pending)) {
 		if (!xe_req_expire(xe, qp))
 			return true;

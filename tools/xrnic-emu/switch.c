@@ -113,8 +113,11 @@ void xe_switch_add(struct xe_switch *sw, const uint8_t *frame, size_t len)
 	sw->frames++;
 }
 
-/* Remember that dst has no port: in its own slot, or the one that expires first. */
-static void xe_switch_absent(struct xe_switch *sw, const uint8_t *dst, int64_t now)
+/*
+ * Remember that dst has no port: in its own slot, or the one that expires
+ * first.  On the host's clock, as xe_switch_wants() reads it.
+ */
+static void xe_switch_absent(struct xe_switch *sw, const uint8_t *dst)
 {
 	unsigned int i, slot = 0;
 
@@ -127,7 +130,7 @@ static void xe_switch_absent(struct xe_switch *sw, const uint8_t *dst, int64_t n
 			slot = i;
 	}
 	memcpy(sw->absent[slot].mac, dst, 6);
-	sw->absent[slot].until = now + XE_SWITCH_RETRY_NS;
+	sw->absent[slot].until = xe_now_ns() + XE_SWITCH_RETRY_NS;
 }
 
 /* Send one datagram to the port of dst: 0, -EAGAIN its queue is full, -ENOENT no port. */
@@ -186,7 +189,7 @@ int xe_switch_send(struct xe_switch *sw, int64_t now)
 		xe_switch_empty(sw);
 		return -EAGAIN;
 	}
-	xe_switch_absent(sw, sw->dst, now);
+	xe_switch_absent(sw, sw->dst);
 	return -ENOENT;
 }
 
@@ -208,7 +211,7 @@ int64_t xe_switch_resume(struct xe_switch *sw, int64_t now, unsigned int *lost)
 		}
 		if (err) {
 			*lost += h->frames;
-			xe_switch_absent(sw, h->dst, now);
+			xe_switch_absent(sw, h->dst);
 		}
 		sw->held_first = (sw->held_first + 1) % XE_SWITCH_HELD;
 		sw->held_count--;

@@ -76,7 +76,7 @@ struct xe_switch {
 	/* Lossless mode (xe_switch_lossless()); held is NULL in the lossy one. */
 	struct xe_switch_held *held;	/* a ring of XE_SWITCH_HELD */
 	unsigned int held_first, held_count;
-	int64_t paused_since;		/* when the port paused (xe_now_ns), or 0 */
+	int64_t paused_since;		/* when the port paused (the caller's now), or 0 */
 	int64_t paused_until;		/* when it tries again */
 	struct {
 		uint8_t mac[6];

@@ -96,7 +96,7 @@ int64_t xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap)
 
 	if (!tap->sw.frames && !xe_switch_paused(&tap->sw))
 		return -1;
-	now = xe_now_ns();
+	now = xe_clock(xe);
 	if (xe_switch_paused(&tap->sw) && xe_switch_resume(&tap->sw, now, &lost) < 0) {
 		/* The pause is over: what waited for it may go. */
 		xe->counters[XRNIC_CNT_RX_PAUSE_DURATION] += (now - since) / 1000;
@@ -123,7 +123,7 @@ void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
 		return;
 	}
 	if (!xe_switch_fits(&tap->sw, frame, len))
-		xe_tap_flush_batch(xe, tap, xe_now_ns());
+		xe_tap_flush_batch(xe, tap, xe_clock(xe));
 	xe_switch_add(&tap->sw, frame, len);
 }
 

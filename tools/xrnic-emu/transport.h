@@ -153,13 +153,13 @@ static inline uint32_t xe_msg_last_psn(const struct xe_msg *m)
  * (rnr_retry counts these) or at once after a sequence NAK or a gap in
  * the answers (retry_cnt counts these); false when no retry is left.
  */
-bool xe_req_rnr_retry(struct xe_qp *qp, uint32_t psn, uint8_t rnr_code);
+bool xe_req_rnr_retry(struct xe_dev *xe, struct xe_qp *qp, uint32_t psn, uint8_t rnr_code);
 bool xe_req_seq_retry(struct xe_qp *qp, uint32_t psn);
 /*
  * Start the ACK timer (again): packets are out, their answer is not in.
  * It waits the QP's timeout, doubled for each ACK timeout in a row.
  */
-void xe_req_wait_answer(struct xe_qp *qp);
+void xe_req_wait_answer(struct xe_dev *xe, struct xe_qp *qp);
 /* n more packets answered: the window grows, the backoff ends. */
 void xe_req_answered(struct xe_qp *qp, uint32_t n);
 /* An empty requester with the full window (create, RESET, ERR). */

@@ -395,14 +395,14 @@ struct xe_dev {
 	void *wire_ctx;			/* for eth_xmit */
 	/* The most to poll after the last progress (0: never); xe_dev_init() sets the default. */
 	int64_t poll_linger_ns;
-	/*
-	 * Congestion control: its parameters (xe_dev_init() sets mlx5's
-	 * defaults; a reset keeps them) and its clock, CLOCK_MONOTONIC, or
-	 * cc_clock_ns while cc_manual_clock is set (host tests move it).
-	 */
+	/* Congestion control's parameters (xe_dev_init() sets mlx5's defaults; a reset keeps them). */
 	struct xe_cc_params cc;
-	bool cc_manual_clock;
-	int64_t cc_clock_ns;
+	/*
+	 * The clock of the device's timers (xe_clock()): CLOCK_MONOTONIC, or
+	 * clock_ns while manual_clock is set (host tests move it).
+	 */
+	bool manual_clock;
+	int64_t clock_ns;
 
 	/* The physical link of the port and its faults; a reset changes neither. */
 	bool link_down;
@@ -528,10 +528,14 @@ void xe_doorbell(struct xe_dev *xe, unsigned int vec);
 int64_t xe_dev_poll(struct xe_dev *xe);
 int64_t xe_now_ns(void);
 
-/* The clock of congestion control (struct xe_dev.cc_manual_clock). */
-static inline int64_t xe_cc_now(const struct xe_dev *xe)
+/*
+ * The clock of the device's timers (struct xe_dev.manual_clock): the
+ * transport's ACK and RNR timers, congestion control, the switch port's
+ * pauses.  The poll's linger and the guest's time stamps are on the host's.
+ */
+static inline int64_t xe_clock(const struct xe_dev *xe)
 {
-	return xe->cc_manual_clock ? xe->cc_clock_ns : xe_now_ns();
+	return xe->manual_clock ? xe->clock_ns : xe_now_ns();
 }
 
 /* admin.c */
