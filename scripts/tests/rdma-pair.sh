@@ -52,7 +52,7 @@ pair_timeout() {
 	if [ $ticks = 0 ]; then
 		echo "still running after $1 s:"
 		for stat in /proc/[0-9]*/stat; do
-			read -r pid comm state _ pgrp _ <"$stat" 2>/dev/null || continue
+			read -r pid comm state _ pgrp _ 2>/dev/null <"$stat" || continue
 			[ "$pgrp" = $pg ] || continue
 			echo "  $pid $comm $state, waiting in $(cat /proc/$pid/wchan 2>/dev/null)"
 			sed 's/^/    kernel: /' /proc/$pid/stack 2>/dev/null

@@ -143,6 +143,14 @@ int xrnic_query_rt_values(struct ibv_context *ibctx, struct ibv_values_ex *value
 
 /* datapath.c: take the next completion of cq into *e; false when none. */
 bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e);
+/*
+ * Take the completions of QP qpn out of cq, the others keeping their
+ * order, as mlx4 and mlx5 do when a QP is destroyed: the consumer never
+ * reads a completion of a QP that is gone (libfabric's RXM, closing a
+ * connection, reads its CQ right after and takes every completion for a
+ * live one).  Only once the device writes none of qpn's any more.
+ */
+void xrnic_cq_clean(struct xrnic_cq *cq, uint32_t qpn);
 /* The IBV_WC_* flags of a completion. */
 unsigned int xrnic_cqe_wc_flags(const struct xrnic_cqe *e);
 uint8_t xrnic_cqe_sl(const struct xrnic_cqe *e);
