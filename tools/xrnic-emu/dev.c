@@ -219,10 +219,13 @@ void xe_doorbell(struct xe_dev *xe, unsigned int vec)
 /* WQEs one QP may run per pass, so that one QP cannot starve the others. */
 #define XE_POLL_PASSES		16
 
-/* One pass over every QP; true on progress.  *next: the nearest timer, or -1. */
-static bool xe_poll_pass(struct xe_dev *xe, int64_t *next)
+/*
+ * One pass over every QP at host time now; true on progress.  *next: the
+ * nearest timer, or -1.
+ */
+static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 {
-	int64_t clock = xe_clock(xe);
+	int64_t clock = xe->manual_clock ? xe->clock_ns : now;	/* xe_clock() */
 	bool progress = false;
 	unsigned int slot, pass;
 	struct xe_qp *qp;
@@ -269,7 +272,7 @@ int64_t xe_dev_poll(struct xe_dev *xe)
 		return -1;
 	xe->work = false;
 	now = xe_now_ns();
-	if (xe_poll_pass(xe, &next)) {
+	if (xe_poll_pass(xe, now, &next)) {
 		xe->last_progress = now;
 		if (!rung)
 			xe->counters[XRNIC_CNT_POLLED]++;
@@ -285,7 +288,7 @@ int64_t xe_dev_poll(struct xe_dev *xe)
 	/* Say so, then look once more: an index written meanwhile is seen. */
 	xe_set_polling(xe, false);
 	xe->poll_stopped = now;
-	if (xe_poll_pass(xe, &next)) {
+	if (xe_poll_pass(xe, now, &next)) {
 		xe->last_progress = now;
 		xe_set_polling(xe, true);
 		return 0;
