@@ -582,6 +582,27 @@ TEST_F(loop, qp_is_reusable_after_an_error_and_reset)
 	ASSERT_EQ(0, transfer(self, IBV_WR_RDMA_WRITE, 4097, 5, _metadata));
 }
 
+/* Two QPs connected to each other on one new CQ of cqe entries (ch, context cq_ctx). */
+static struct ibv_cq *cq_of_two_qps(struct _test_data_loop *self, int cqe, void *cq_ctx,
+				    struct ibv_comp_channel *ch, struct ibv_qp *qp[2])
+{
+	struct ibv_cq *cq = ibv_create_cq(self->ctx, cqe, cq_ctx, ch, 0);
+
+	if (!cq)
+		return NULL;
+	qp[0] = make_qp(self->pd, cq, 0);
+	qp[1] = make_qp(self->pd, cq, 0);
+	if (qp[0] && qp[1] && !connect_qp(qp[0], qp[1]->qp_num, 0) &&
+	    !connect_qp(qp[1], qp[0]->qp_num, 0))
+		return cq;
+	if (qp[0])
+		ibv_destroy_qp(qp[0]);
+	if (qp[1])
+		ibv_destroy_qp(qp[1]);
+	ibv_destroy_cq(cq);
+	return NULL;
+}
+
 /* Completion events: armed, one event on the channel, acked. */
 TEST_F(loop, armed_cq_delivers_one_completion_event)
 {
@@ -596,11 +617,7 @@ TEST_F(loop, armed_cq_delivers_one_completion_event)
 	struct ibv_wc wc;
 
 	ASSERT_NE(NULL, ch);
-	ASSERT_NE(NULL, cq = ibv_create_cq(self->ctx, 16, (void *)0x1234, ch, 0));
-	ASSERT_NE(NULL, qp[0] = make_qp(self->pd, cq, 0));
-	ASSERT_NE(NULL, qp[1] = make_qp(self->pd, cq, 0));
-	ASSERT_EQ(0, connect_qp(qp[0], qp[1]->qp_num, 0));
-	ASSERT_EQ(0, connect_qp(qp[1], qp[0]->qp_num, 0));
+	ASSERT_NE(NULL, cq = cq_of_two_qps(self, 16, (void *)0x1234, ch, qp));
 	wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
 	wr.wr.rdma.rkey = self->dst_mr->rkey;
 
@@ -645,11 +662,7 @@ TEST_F(loop, a_destroyed_qps_completions_leave_its_cq)
 	int i, n;
 
 	ASSERT_NE(NULL, ch);
-	ASSERT_NE(NULL, cq = ibv_create_cq(self->ctx, 8, NULL, ch, 0));
-	ASSERT_NE(NULL, qp[0] = make_qp(self->pd, cq, 0));
-	ASSERT_NE(NULL, qp[1] = make_qp(self->pd, cq, 0));
-	ASSERT_EQ(0, connect_qp(qp[0], qp[1]->qp_num, 0));
-	ASSERT_EQ(0, connect_qp(qp[1], qp[0]->qp_num, 0));
+	ASSERT_NE(NULL, cq = cq_of_two_qps(self, 8, NULL, ch, qp));
 	b_qpn = qp[1]->qp_num;
 	wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
 	wr.wr.rdma.rkey = self->dst_mr->rkey;
