@@ -291,7 +291,7 @@ void xrnic_cq_clean(struct xrnic_cq *cq, uint32_t qpn)
 	/* From the newest back: each CQE kept moves up past those taken out. */
 	for (i = end; i != cq->ci; ) {
 		from = xrnic_cq_slot(cq, --i);
-		if (le32toh(from->qpn) == qpn) {
+		if (le32toh(from->qpn) == qpn && from->status == XRNIC_WC_WR_FLUSH_ERR) {
 			gone++;
 			continue;
 		}

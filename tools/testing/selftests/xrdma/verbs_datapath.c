@@ -582,27 +582,6 @@ TEST_F(loop, qp_is_reusable_after_an_error_and_reset)
 	ASSERT_EQ(0, transfer(self, IBV_WR_RDMA_WRITE, 4097, 5, _metadata));
 }
 
-/* Two QPs connected to each other on one new CQ of cqe entries (ch, context cq_ctx). */
-static struct ibv_cq *cq_of_two_qps(struct _test_data_loop *self, int cqe, void *cq_ctx,
-				    struct ibv_comp_channel *ch, struct ibv_qp *qp[2])
-{
-	struct ibv_cq *cq = ibv_create_cq(self->ctx, cqe, cq_ctx, ch, 0);
-
-	if (!cq)
-		return NULL;
-	qp[0] = make_qp(self->pd, cq, 0);
-	qp[1] = make_qp(self->pd, cq, 0);
-	if (qp[0] && qp[1] && !connect_qp(qp[0], qp[1]->qp_num, 0) &&
-	    !connect_qp(qp[1], qp[0]->qp_num, 0))
-		return cq;
-	if (qp[0])
-		ibv_destroy_qp(qp[0]);
-	if (qp[1])
-		ibv_destroy_qp(qp[1]);
-	ibv_destroy_cq(cq);
-	return NULL;
-}
-
 /* Completion events: armed, one event on the channel, acked. */
 TEST_F(loop, armed_cq_delivers_one_completion_event)
 {
@@ -617,7 +596,11 @@ TEST_F(loop, armed_cq_delivers_one_completion_event)
 	struct ibv_wc wc;
 
 	ASSERT_NE(NULL, ch);
-	ASSERT_NE(NULL, cq = cq_of_two_qps(self, 16, (void *)0x1234, ch, qp));
+	ASSERT_NE(NULL, cq = ibv_create_cq(self->ctx, 16, (void *)0x1234, ch, 0));
+	ASSERT_NE(NULL, qp[0] = make_qp(self->pd, cq, 0));
+	ASSERT_NE(NULL, qp[1] = make_qp(self->pd, cq, 0));
+	ASSERT_EQ(0, connect_qp(qp[0], qp[1]->qp_num, 0));
+	ASSERT_EQ(0, connect_qp(qp[1], qp[0]->qp_num, 0));
 	wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
 	wr.wr.rdma.rkey = self->dst_mr->rkey;
 
@@ -641,28 +624,40 @@ TEST_F(loop, armed_cq_delivers_one_completion_event)
 }
 
 /*
- * A destroyed QP's completions leave its CQ, as mlx4's and mlx5's do: the
- * others stay, in order, and the CQ goes on.  Each completion is seen in
- * the CQ (its event) before the next WR, and the CQ's ring is about to
- * wrap, so the kept ones move across its end.
+ * A destroyed QP's flushed work requests leave its CQ, as mlx4's and
+ * mlx5's do; what it completed stays, as do the other QP's completions, in
+ * order, and the CQ goes on.  Each completion is seen in the CQ (its
+ * event) before the next WR, and the CQ's ring is about to wrap, so the
+ * kept ones move across its end.
  */
-TEST_F(loop, a_destroyed_qps_completions_leave_its_cq)
+TEST_F(loop, a_destroyed_qps_flushed_work_requests_leave_its_cq)
 {
-	static const int owner[] = { 0, 0, 1, 1, 0, 1 };	/* A's and B's, mixed */
+	/* Which QP (A 0, B 1) posts WR i + 1; A is in the error state from WR 3 on. */
+	static const int owner[] = { 0, 1, 0, 1, 0, 1 };
+	static const uint64_t kept[] = { 1, 2, 4, 6 };
 	struct ibv_comp_channel *ch = ibv_create_comp_channel(self->ctx);
 	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
 				  .send_flags = IBV_SEND_SIGNALED }, *bad;
-	struct pollfd pfd;
+	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+	uint32_t a_qpn, b_qpn;
 	struct ibv_cq *cq, *ev_cq;
-	struct ibv_qp *qp[2];
-	uint32_t b_qpn;
-	void *ev_ctx;
+	struct ibv_qp *qp[2], *peer[2];
 	struct ibv_wc wc[8];
+	struct pollfd pfd;
+	void *ev_ctx;
 	int i, n;
 
 	ASSERT_NE(NULL, ch);
-	ASSERT_NE(NULL, cq = cq_of_two_qps(self, 8, NULL, ch, qp));
+	ASSERT_NE(NULL, cq = ibv_create_cq(self->ctx, 8, NULL, ch, 0));
+	/* Each to a peer of its own (on the fixture's CQ): A's error leaves B alone. */
+	for (i = 0; i < 2; i++) {
+		ASSERT_NE(NULL, qp[i] = make_qp(self->pd, cq, 0));
+		ASSERT_NE(NULL, peer[i] = make_qp(self->pd, self->cq, 0));
+		ASSERT_EQ(0, connect_qp(qp[i], peer[i]->qp_num, 0));
+		ASSERT_EQ(0, connect_qp(peer[i], qp[i]->qp_num, 0));
+	}
+	a_qpn = qp[0]->qp_num;
 	b_qpn = qp[1]->qp_num;
 	wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
 	wr.wr.rdma.rkey = self->dst_mr->rkey;
@@ -673,6 +668,8 @@ TEST_F(loop, a_destroyed_qps_completions_leave_its_cq)
 	}
 	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
 	for (i = 0; i < 6; i++) {
+		if (i == 2)
+			ASSERT_EQ(0, ibv_modify_qp(qp[0], &err, IBV_QP_STATE));
 		wr.wr_id = i + 1;
 		ASSERT_EQ(0, ibv_req_notify_cq(cq, 0));
 		ASSERT_EQ(0, ibv_post_send(qp[owner[i]], &wr, &bad));
@@ -683,20 +680,20 @@ TEST_F(loop, a_destroyed_qps_completions_leave_its_cq)
 	ASSERT_EQ(0, ibv_destroy_qp(qp[0]));
 	qp[0] = NULL;
 	n = ibv_poll_cq(cq, 8, wc);
-	ASSERT_EQ(3, n);
+	ASSERT_EQ(4, n);
 	for (i = 0; i < n; i++) {
+		EXPECT_EQ(kept[i], wc[i].wr_id);
 		EXPECT_EQ(IBV_WC_SUCCESS, wc[i].status);
-		EXPECT_EQ(b_qpn, wc[i].qp_num);
+		EXPECT_EQ(i ? b_qpn : a_qpn, wc[i].qp_num);
 	}
-	EXPECT_EQ(3, wc[0].wr_id);
-	EXPECT_EQ(4, wc[1].wr_id);
-	EXPECT_EQ(6, wc[2].wr_id);
 	wr.wr_id = 7;
 	ASSERT_EQ(0, ibv_post_send(qp[1], &wr, &bad));
 	ASSERT_EQ(0, poll_one(cq, &wc[0]));
 	EXPECT_EQ(7, wc[0].wr_id);
 	EXPECT_EQ(0, ibv_poll_cq(cq, 1, wc));
 	ibv_destroy_qp(qp[1]);
+	ibv_destroy_qp(peer[0]);
+	ibv_destroy_qp(peer[1]);
 	EXPECT_EQ(0, ibv_destroy_cq(cq));
 	EXPECT_EQ(0, ibv_destroy_comp_channel(ch));
 }
