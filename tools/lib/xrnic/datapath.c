@@ -251,16 +251,62 @@ void xrnic_qp_reset_queues(struct xrnic_qp *qp)
 	pthread_spin_unlock(&qp->sq.lock);
 }
 
+/* The phase bit that the CQE at free-running index i has once written. */
+static uint8_t xrnic_cq_phase(const struct xrnic_cq *cq, uint32_t i)
+{
+	return ((i / cq->depth) & 1) ^ 1;
+}
+
+static struct xrnic_cqe *xrnic_cq_slot(struct xrnic_cq *cq, uint32_t i)
+{
+	return &cq->cqes[i & (cq->depth - 1)];
+}
+
+/* Is the CQE at free-running index i written (not read yet, if i >= ci)? */
+static bool xrnic_cq_written(struct xrnic_cq *cq, uint32_t i)
+{
+	return (__atomic_load_n(&xrnic_cq_slot(cq, i)->flags, __ATOMIC_ACQUIRE) &
+		XRNIC_CQE_PHASE) == xrnic_cq_phase(cq, i);
+}
+
 bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e)
 {
-	const struct xrnic_cqe *slot = &cq->cqes[cq->ci & (cq->depth - 1)];
-
-	if ((__atomic_load_n(&slot->flags, __ATOMIC_ACQUIRE) & XRNIC_CQE_PHASE) !=
-	    (((cq->ci / cq->depth) & 1) ^ 1))
+	if (!xrnic_cq_written(cq, cq->ci))
 		return false;
-	*e = *slot;
+	*e = *xrnic_cq_slot(cq, cq->ci);
 	cq->ci++;
 	return true;
+}
+
+void xrnic_cq_clean(struct xrnic_cq *cq, uint32_t qpn)
+{
+	struct xrnic_cqe *from, *to;
+	uint32_t end, i, gone = 0;
+	uint8_t phase;
+
+	pthread_spin_lock(&cq->lock);
+	/* What is written now; the device may write more after it, never of qpn. */
+	for (end = cq->ci; end - cq->ci < cq->depth && xrnic_cq_written(cq, end); end++)
+		;
+	/* From the newest back: each CQE kept moves up past those taken out. */
+	for (i = end; i != cq->ci; ) {
+		from = xrnic_cq_slot(cq, --i);
+		if (le32toh(from->qpn) == qpn && from->status == XRNIC_WC_WR_FLUSH_ERR) {
+			gone++;
+			continue;
+		}
+		if (!gone)
+			continue;
+		to = xrnic_cq_slot(cq, i + gone);
+		phase = to->flags & XRNIC_CQE_PHASE;	/* written: it stays so */
+		*to = *from;
+		to->flags = (from->flags & ~XRNIC_CQE_PHASE) | phase;
+	}
+	if (gone) {
+		cq->ci += gone;
+		__atomic_store_n(&cq->db->ci, htole32(cq->ci), __ATOMIC_RELEASE);
+	}
+	pthread_spin_unlock(&cq->lock);
 }
 
 unsigned int xrnic_cqe_wc_flags(const struct xrnic_cqe *e)

@@ -394,6 +394,11 @@ static int xrnic_destroy_qp(struct ibv_qp *ibqp)
 
 	if (ret)
 		return ret;
+	/* Destroyed: the device writes no completion of it any more. */
+	if (ibqp->send_cq)
+		xrnic_cq_clean(to_xcq(ibqp->send_cq), ibqp->qp_num);
+	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
+		xrnic_cq_clean(to_xcq(ibqp->recv_cq), ibqp->qp_num);
 	xrnic_unmap(&qp->rq_map);
 	xrnic_unmap(&qp->sq_map);
 	pthread_spin_destroy(&qp->sq.lock);

@@ -143,6 +143,19 @@ int xrnic_query_rt_values(struct ibv_context *ibctx, struct ibv_values_ex *value
 
 /* datapath.c: take the next completion of cq into *e; false when none. */
 bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e);
+/*
+ * Take the flushed work requests of QP qpn (XRNIC_WC_WR_FLUSH_ERR) out of
+ * cq, the other completions keeping their order; only once the device
+ * writes none of qpn's any more (destroyed).  Destroy cancels what the
+ * error state flushed, so nobody reads those of a QP that is gone: as
+ * mlx4 and mlx5, which take every completion of the QP out.  What it did
+ * complete (its last message received, say) stays to be read, as rxe
+ * keeps it.  libfabric's RXM reads its CQ right after closing a
+ * connection's QP: it crashed once on flushed ones, and with every
+ * completion taken out a slow client once lost its last ones
+ * (Documentation/testing.rst).
+ */
+void xrnic_cq_clean(struct xrnic_cq *cq, uint32_t qpn);
 /* The IBV_WC_* flags of a completion. */
 unsigned int xrnic_cqe_wc_flags(const struct xrnic_cqe *e);
 uint8_t xrnic_cqe_sl(const struct xrnic_cqe *e);

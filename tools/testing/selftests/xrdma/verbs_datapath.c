@@ -624,6 +624,81 @@ TEST_F(loop, armed_cq_delivers_one_completion_event)
 }
 
 /*
+ * A destroyed QP's flushed work requests leave its CQ, as mlx4's and
+ * mlx5's do; what it completed stays, as do the other QP's completions, in
+ * order, and the CQ goes on.  Each completion is seen in the CQ (its
+ * event) before the next WR, and the CQ's ring is about to wrap, so the
+ * kept ones move across its end.
+ */
+TEST_F(loop, a_destroyed_qps_flushed_work_requests_leave_its_cq)
+{
+	/* Which QP (A 0, B 1) posts WR i + 1; A is in the error state from WR 3 on. */
+	static const int owner[] = { 0, 1, 0, 1, 0, 1 };
+	static const uint64_t kept[] = { 1, 2, 4, 6 };
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(self->ctx);
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+	uint32_t a_qpn, b_qpn;
+	struct ibv_cq *cq, *ev_cq;
+	struct ibv_qp *qp[2], *peer[2];
+	struct ibv_wc wc[8];
+	struct pollfd pfd;
+	void *ev_ctx;
+	int i, n;
+
+	ASSERT_NE(NULL, ch);
+	ASSERT_NE(NULL, cq = ibv_create_cq(self->ctx, 8, NULL, ch, 0));
+	/* Each to a peer of its own (on the fixture's CQ): A's error leaves B alone. */
+	for (i = 0; i < 2; i++) {
+		ASSERT_NE(NULL, qp[i] = make_qp(self->pd, cq, 0));
+		ASSERT_NE(NULL, peer[i] = make_qp(self->pd, self->cq, 0));
+		ASSERT_EQ(0, connect_qp(qp[i], peer[i]->qp_num, 0));
+		ASSERT_EQ(0, connect_qp(peer[i], qp[i]->qp_num, 0));
+	}
+	a_qpn = qp[0]->qp_num;
+	b_qpn = qp[1]->qp_num;
+	wr.wr.rdma.remote_addr = (uintptr_t)self->dst;
+	wr.wr.rdma.rkey = self->dst_mr->rkey;
+	/* Two slots before the ring's end. */
+	for (i = 0; i < cq->cqe - 2; i++) {
+		ASSERT_EQ(0, ibv_post_send(qp[1], &wr, &bad));
+		ASSERT_EQ(0, poll_one(cq, &wc[0]));
+	}
+	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
+	for (i = 0; i < 6; i++) {
+		if (i == 2)
+			ASSERT_EQ(0, ibv_modify_qp(qp[0], &err, IBV_QP_STATE));
+		wr.wr_id = i + 1;
+		ASSERT_EQ(0, ibv_req_notify_cq(cq, 0));
+		ASSERT_EQ(0, ibv_post_send(qp[owner[i]], &wr, &bad));
+		ASSERT_EQ(1, poll(&pfd, 1, POLL_SECONDS * 1000)) TH_LOG("completion %d", i + 1);
+		ASSERT_EQ(0, ibv_get_cq_event(ch, &ev_cq, &ev_ctx));
+	}
+	ibv_ack_cq_events(cq, 6);
+	ASSERT_EQ(0, ibv_destroy_qp(qp[0]));
+	qp[0] = NULL;
+	n = ibv_poll_cq(cq, 8, wc);
+	ASSERT_EQ(4, n);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(kept[i], wc[i].wr_id);
+		EXPECT_EQ(IBV_WC_SUCCESS, wc[i].status);
+		EXPECT_EQ(i ? b_qpn : a_qpn, wc[i].qp_num);
+	}
+	wr.wr_id = 7;
+	ASSERT_EQ(0, ibv_post_send(qp[1], &wr, &bad));
+	ASSERT_EQ(0, poll_one(cq, &wc[0]));
+	EXPECT_EQ(7, wc[0].wr_id);
+	EXPECT_EQ(0, ibv_poll_cq(cq, 1, wc));
+	ibv_destroy_qp(qp[1]);
+	ibv_destroy_qp(peer[0]);
+	ibv_destroy_qp(peer[1]);
+	EXPECT_EQ(0, ibv_destroy_cq(cq));
+	EXPECT_EQ(0, ibv_destroy_comp_channel(ch));
+}
+
+/*
  * Kernel bypass: a thread posts and polls under a seccomp filter that kills
  * it on any system call but exit, which ends it after it reports success.
  */
