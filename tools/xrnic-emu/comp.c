@@ -47,8 +47,6 @@ void xe_comp_wqe(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t ve
 	qp->sq_ci++;
 	if (xe_wr_is_rd_atomic(m->wqe.opcode))
 		r->rd_atomic--;
-	if (xe_wr_takes_rqe(m->wqe.opcode) && r->rq_msgs)
-		r->rq_msgs--;
 	__atomic_store_n(&qp->db->sq_ci, htole32(qp->sq_ci), __ATOMIC_RELEASE);
 	/* A message resent from the one completed starts again with the next. */
 	if ((int32_t)(r->send_idx - qp->sq_ci) < 0)
@@ -122,7 +120,6 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
 	case 0:		/* ACK */
 		if (xe_wr_is_rd_atomic(m->wqe.opcode))
 			return false;
-		qp->req.credits = xe_aeth_credits(code);
 		if (rel == m->npsn - 1)
 			xe_comp_wqe(xe, qp, XRNIC_WC_SUCCESS, XRNIC_VERR_NONE, m->local.len);
 		else

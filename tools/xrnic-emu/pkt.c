@@ -251,23 +251,3 @@ int xe_pkt_parse(struct xe_pkt *p, const uint8_t *b, size_t avail, size_t len)
 	}
 	return 0;
 }
-
-uint32_t xe_aeth_credits(uint8_t code)
-{
-	code &= XE_AETH_VALUE_MASK;
-	if (code == XE_AETH_ACK)
-		return XE_CREDITS_NONE;
-	/* 0, 1, 2, then 3, 4, 6, 8, 12, 16 ...: 3 * 2^k (odd), 2^k (even). */
-	if (code < 3)
-		return code;
-	return code & 1 ? 3u << (code - 3) / 2 : 1u << code / 2;
-}
-
-uint8_t xe_aeth_credit_code(uint32_t n)
-{
-	uint8_t code = 0;
-
-	while (code + 1 < XE_AETH_ACK && xe_aeth_credits(code + 1) <= n)
-		code++;
-	return code;
-}

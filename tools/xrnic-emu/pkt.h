@@ -133,7 +133,6 @@ struct xe_cnp_rsvd {
 
 /* AETH syndromes (IBTA table 44): ACK, RNR NAK with a timer, NAK with a code. */
 #define XE_AETH_ACK		0x1f	/* ACK, no end-to-end credits */
-#define XE_CREDITS_NONE		UINT32_MAX	/* xe_aeth_credits() of code 0x1f */
 #define XE_AETH_RNR_NAK		0x20	/* | RNR timer code */
 #define XE_AETH_NAK		0x60	/* | one of the codes below */
 #define XE_AETH_TYPE_MASK	0x60
@@ -199,16 +198,6 @@ static inline uint8_t xe_op_transport(uint8_t opcode)
 
 	return qpt[opcode >> 5];
 }
-
-/*
- * End-to-end credits (IBTA 9.7.7.2, table 45): an ACK's syndrome code
- * (0..30) counts the receive WQEs its responder has beyond the message it
- * acknowledges, 0, 1, 2, 3, 4, 6, 8, 12 ... 32768; 31 says none are
- * counted (an SRQ's QP).  xe_aeth_credit_code(n): the largest count not
- * above n; xe_aeth_credits(code): the count, XE_CREDITS_NONE for 31.
- */
-uint8_t xe_aeth_credit_code(uint32_t n);
-uint32_t xe_aeth_credits(uint8_t code);
 
 /* 256 << (path_mtu - 1): the bytes of enum ib_mtu 1..5. */
 static inline uint32_t xe_mtu_bytes(uint8_t path_mtu)

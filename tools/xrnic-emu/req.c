@@ -97,7 +97,6 @@ void xe_req_reset(struct xe_qp *qp)
 	qp->req.send_idx = qp->sq_ci;
 	qp->req.cwnd = XE_PSN_WINDOW;
 	qp->req.ssthresh = XE_PSN_WINDOW;
-	qp->req.credits = XE_CREDITS_NONE;
 	/* Not limited, and no CNP sent: congestion control starts over too. */
 	memset(&qp->rp, 0, sizeof(qp->rp));
 	memset(&qp->np, 0, sizeof(qp->np));
@@ -324,19 +323,12 @@ static bool xe_req_send(struct xe_dev *xe, struct xe_qp *qp)
 
 /*
  * A fenced WQE waits for the READs and atomics before it (IBTA 10.8.3.3),
- * and a READ or atomic while max_rd_atomic of them are in flight.  A
- * message that takes a receive WQE waits for the responder's credit while
- * others are in flight, whose answers bring news; with none in flight it
- * goes (IBTA 9.7.7.2), and an RNR NAK answers it if the receive queue is
- * still empty.
+ * and a READ or atomic while max_rd_atomic of them are in flight.
  */
 static bool xe_req_must_wait(const struct xe_qp *qp, uint8_t opcode, uint8_t flags)
 {
 	const struct xe_qp_req *r = &qp->req;
 
-	if (xe_wr_takes_rqe(opcode) && r->credits != XE_CREDITS_NONE &&
-	    r->rq_msgs >= r->credits && xe_req_in_flight(qp))
-		return true;
 	if (!r->rd_atomic)
 		return false;
 	return (flags & XRNIC_SQE_FENCE) ||
@@ -405,7 +397,6 @@ static int xe_req_take(struct xe_dev *xe, struct xe_qp *qp, uint32_t pi)
 	m->read_start = 0;
 	qp->attr.sq_psn = (m->first_psn + m->npsn) & XE_PSN_MASK;
 	r->rd_atomic += rd;
-	r->rq_msgs += xe_wr_takes_rqe(m->wqe.opcode);
 	r->sq_next++;
 	/* send_idx was sq_next: nothing else waits to be sent. */
 	r->next_psn = m->first_psn;

@@ -48,32 +48,9 @@ static void xe_resp_answer(struct xe_dev *xe, struct xe_qp *qp, struct xe_pkt *p
 	xe_wire_send(xe, qp, p, payload, payload_off);
 }
 
-/*
- * An ACK's end-to-end credits (IBTA 9.7.7.2): the receive WQEs posted and
- * not taken, less one a SEND partly in holds; none counted (code 31) for
- * a QP of an SRQ, which other QPs share, or a queue the guest made
- * inconsistent (xe_rq_take() fails the QP on its next take).
- */
-static uint8_t xe_resp_credits(const struct xe_qp *qp)
-{
-	uint32_t n;
-
-	if (qp->srqn)
-		return XE_AETH_ACK;
-	n = le32toh(__atomic_load_n(&qp->db->rq_pi, __ATOMIC_ACQUIRE)) - qp->rq_ci;
-	if (n > qp->rq_depth)
-		return XE_AETH_ACK;
-	if (n && qp->resp.msg == XE_PKT_SEND)
-		n--;
-	return xe_aeth_credit_code(n);
-}
-
 static void xe_resp_ack(struct xe_dev *xe, struct xe_qp *qp, uint32_t psn, uint8_t syndrome)
 {
 	struct xe_pkt p = { .opcode = XE_OP_ACKNOWLEDGE, .psn = psn, .syndrome = syndrome };
-
-	if (syndrome == XE_AETH_ACK)
-		p.syndrome = xe_resp_credits(qp);
 
 	xe_resp_answer(xe, qp, &p, NULL, 0);
 }

@@ -58,13 +58,6 @@ static inline bool xe_wr_is_rd_atomic(uint8_t wr_opcode)
 	return wr_opcode == XRNIC_WR_RDMA_READ || xe_wr_is_atomic(wr_opcode);
 }
 
-/* Operations that take a receive WQE at the responder (and its credit). */
-static inline bool xe_wr_takes_rqe(uint8_t wr_opcode)
-{
-	return wr_opcode == XRNIC_WR_SEND || wr_opcode == XRNIC_WR_SEND_WITH_IMM ||
-	       wr_opcode == XRNIC_WR_SEND_WITH_INV || wr_opcode == XRNIC_WR_RDMA_WRITE_WITH_IMM;
-}
-
 /*
  * wire.c: send a packet of qp built from p and its payload; receive one.
  * Returns the bytes of its frame, Ethernet header to ICRC (in loopback

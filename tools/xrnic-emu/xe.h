@@ -270,13 +270,6 @@ struct xe_qp_req {
 	uint32_t next_psn;		/* that packet */
 	uint32_t fresh_psn;		/* the first PSN never sent: packets before it are resent */
 	uint32_t rd_atomic;		/* READs and atomics in flight */
-	/*
-	 * End-to-end credits (IBTA 9.7.7.2): the receive WQEs the last ACK
-	 * counted at the responder (XE_CREDITS_NONE: not counted, as rxe
-	 * and an SRQ's QP answer, and before any ACK), and the messages in
-	 * flight that take one (SEND, WRITE with immediate).
-	 */
-	uint32_t credits, rq_msgs;
 	bool gap;			/* asked again after an answer past the one expected */
 	enum xe_timer timer;
 	int64_t wait_until;		/* CLOCK_MONOTONIC ns the timer expires */

@@ -182,24 +182,4 @@ TEST(psn_order_wraps_at_24_bits)
 	EXPECT_EQ(4096, xe_mtu_bytes(5));
 }
 
-/* IBTA table 45: the credit counts of an ACK's syndrome codes 0..30; 31 counts none. */
-TEST(aeth_credit_codes_follow_the_ibta_table)
-{
-	static const uint32_t count[31] = {
-		0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
-		768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768,
-	};
-	uint8_t code;
-
-	for (code = 0; code < 31; code++) {
-		EXPECT_EQ(count[code], xe_aeth_credits(code));
-		EXPECT_EQ(code, xe_aeth_credit_code(count[code]));
-		/* A count between two codes takes the lower. */
-		if (code < 30 && count[code + 1] - count[code] > 1)
-			EXPECT_EQ(code, xe_aeth_credit_code(count[code + 1] - 1));
-	}
-	EXPECT_EQ(XE_CREDITS_NONE, xe_aeth_credits(XE_AETH_ACK));
-	EXPECT_EQ(30, xe_aeth_credit_code(UINT32_MAX));
-}
-
 TEST_HARNESS_MAIN

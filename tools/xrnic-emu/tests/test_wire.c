@@ -785,60 +785,6 @@ TEST_F(wire, an_rnr_nak_crosses_the_wire_and_the_send_goes_again_after_its_timer
 	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
 }
 
-/*
- * End-to-end credits: b's ACKs count its receive WQEs, and a sends no
- * more SENDs than they cover while others are in flight; with none in
- * flight one goes anyway, and only it meets the RNR NAK and goes again.
- * Without credits a sends all four at once, and three go again.
- */
-TEST_F(wire, a_sender_keeps_its_sends_within_the_receive_wqes_the_responder_counted)
-{
-	struct side *a = self->a, *b = self->b;
-	struct xrnic_qp_attr t = {
-		.qpn = htole32(a->lb.qpn[0]), .attr_mask = htole32(XRNIC_QP_RNR_RETRY),
-		.rnr_retry = 1,
-	};
-	struct xrnic_sqe w;
-	unsigned int i;
-
-	ASSERT_EQ(0, xe_lb_admin(&a->xe, &a->lb, XRNIC_ADMIN_MODIFY_QP, &t, NULL));
-	/* Time stands still but where the test moves it: no ACK times out. */
-	a->xe.manual_clock = b->xe.manual_clock = true;
-	a->xe.clock_ns = b->xe.clock_ns = 1000000000;
-	fill(a->xe.mem.base + BUF, 500, 4);
-	post_recv(b, 1, BUF + 8192, 100);
-	post_recv(b, 1, BUF + 8292, 100);
-	for (i = 0; i < 5; i++) {
-		w = sqe(XRNIC_WR_SEND, BUF + 100 * i, 100, a->lb.key, 0, 0);
-		w.wr_id = htole64(i);
-		post_send(a, 0, &w);
-		if (!i) {
-			ASSERT_EQ(1, send_now(a));	/* no ACK yet: nothing counted */
-			ASSERT_EQ(1, deliver(a, b));
-			ASSERT_EQ(1, send_now(b));	/* its ACK: 1 credit */
-			ASSERT_EQ(1, deliver(b, a));
-		}
-	}
-	ASSERT_EQ(1, send_now(a));		/* the one it has a credit for */
-	ASSERT_EQ(1, deliver(a, b));
-	ASSERT_EQ(1, send_now(b));		/* its ACK: none left */
-	ASSERT_EQ(1, deliver(b, a));
-	ASSERT_EQ(1, send_now(a));		/* nothing in flight: one goes */
-	ASSERT_EQ(1, deliver(a, b));
-	ASSERT_EQ(1, send_now(b));		/* the RNR NAK */
-	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RNR_NAKS_SENT]);
-	ASSERT_EQ(1, deliver(b, a));
-	ASSERT_EQ(0, send_now(a));		/* a waits for the RNR timer */
-	for (i = 2; i < 5; i++)
-		post_recv(b, 1, BUF + 8192 + 100 * i, 100);
-	a->xe.clock_ns += 1000000000;		/* past it */
-	ASSERT_EQ(0, run(a, b));
-	EXPECT_EQ(0, expect_cqes(a, 5, 0));
-	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 8192, 500));
-	EXPECT_EQ(1, b->xe.counters[XRNIC_CNT_RNR_NAKS_SENT]);
-	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RETRANSMITS]);
-}
-
 TEST_F(wire, no_more_than_the_psn_window_is_out_unanswered)
 {
 	struct side *a = self->a, *b = self->b;
