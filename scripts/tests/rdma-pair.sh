@@ -56,7 +56,8 @@ pair_timeout() {
 			[ "$pgrp" = $pg ] || continue
 			echo "  $pid $comm $state, waiting in $(cat /proc/$pid/wchan 2>/dev/null)"
 			sed 's/^/    kernel: /' /proc/$pid/stack 2>/dev/null
-			eu-stack -m -p $pid 2>&1 | head -24 | sed 's/^/    /'
+			# Every thread's 12 innermost frames: a hang may be between two.
+			eu-stack -m -n 12 -p $pid 2>&1 | head -80 | sed 's/^/    /'
 		done
 		kill -TERM -- -$pg 2>/dev/null
 		wait $pg
