@@ -21,7 +21,7 @@ RX=5
 SAMPLE_S=0.5
 TCP_S=8
 pair_setup xrdma-vm$RX
-MSGS=$([ "$XRDMA_RXE" = 1 ] && echo 50 || echo 500)
+MSGS=$([ "$XRDMA_RXE" = 1 ] && echo 50 || echo 3000)
 write_bw="ib_write_bw -d $DEV -x 1 -s 1048576 -q 4 -n $MSGS -F"
 
 # Bytes the receiving device has taken in.
