@@ -173,6 +173,8 @@ pair_rping() {
 # What a client of the RDMA CM prints when its server does not listen yet:
 # a REJ (perftest: REJECTED is event 8), or a SIDR_REP saying "unsupported" (1).
 export PAIR_NOT_YET="rejected|refused|(unable|failed) to connect|couldn't connect|unreachable, error: 1$|unexpected cm event.* 8$"
+# What perftest prints when it could not time the CPU's clock for its report.
+PAIR_UNREPORTED="Can't produce a report"
 
 # pair_watch PORT MESSAGE PGFILE FLAG: in the background (its process
 # group is $wp), until killed: wait for MESSAGE on TCP port PORT (any other
@@ -239,7 +241,7 @@ pair_cm_run() {
 			# before its accept: EINVAL) hears the client's word late;
 			# one that could not report asks its client itself (below).
 			if [ $st != 0 ] && [ "$PAIR_LISTENING" = 1 ] &&
-				! grep -q "Can't produce a report" /tmp/cm.log; then
+				! grep -q "$PAIR_UNREPORTED" /tmp/cm.log; then
 				for i in $(seq 200); do
 					[ -e /tmp/cm.restart ] && break
 					sleep 0.1
@@ -251,7 +253,7 @@ pair_cm_run() {
 			why=
 			if [ -e /tmp/cm.restart ]; then
 				why="as its client asked (it was rejected or could not report)"
-			elif [ $st != 0 ] && grep -q "Can't produce a report" /tmp/cm.log; then
+			elif [ $st != 0 ] && grep -q "$PAIR_UNREPORTED" /tmp/cm.log; then
 				why="with its client: perftest could not time the CPU's clock (a loaded guest)"
 				pair_tell 7996 "$restart" || why=
 			fi
@@ -282,7 +284,7 @@ pair_cm_run() {
 			why= tell=1
 			[ $st != 0 ] && [ "$PAIR_LISTENING" = 1 ] && grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log &&
 				why="was rejected after its server listened"
-			[ $st != 0 ] && grep -q "Can't produce a report" /tmp/cm.log &&
+			[ $st != 0 ] && grep -q "$PAIR_UNREPORTED" /tmp/cm.log &&
 				why="perftest could not time the CPU's clock (a loaded guest)"
 			[ -e /tmp/cm.restart ] && why="its server could not time the CPU's clock (a loaded guest)" tell=0
 			if [ -n "$why" ] && [ $restarts -lt 2 ]; then
