@@ -72,11 +72,13 @@ static void xe_usage(FILE *f)
 		"                         FILE, a new pcap file (never one that exists)\n"
 		"  --switch NAME          with --tap: join the host's switch NAME (1 to %d\n"
 		"                         characters), which carries frames between the\n"
-		"                         XRNICs on it in batches instead (default: none)\n"
+		"                         XRNICs on it through shared memory instead\n"
+		"                         (default: none)\n"
 		"  --ecn-threshold BYTES  with --switch: mark CE while more than BYTES of\n"
-		"                         this port's datagrams wait at other ports,\n"
-		"                         0..%d (default %d; 0: whenever one waits)\n"
-		"  --lossless             with --switch: a full queue pauses this port, as\n"
+		"                         this port's frames wait unread at the port they\n"
+		"                         go to, 0..%d (default %d; 0: whenever one\n"
+		"                         waits)\n"
+		"  --lossless             with --switch: a full ring pauses this port, as\n"
 		"                         PFC does, instead of losing the frames (default:\n"
 		"                         lossy)\n"
 		"  --version              show the version\n"
@@ -84,7 +86,7 @@ static void xe_usage(FILE *f)
 		"\n"
 		"Signals: SIGUSR1 takes the port's link down, SIGUSR2 brings it up\n"
 		"(reported to the driver as events); SIGTERM or SIGINT end the model.\n",
-		XRNIC_MAX_VECTORS, XE_DEFAULT_VECTORS, XE_SWITCH_NAME_MAX, XE_SWITCH_SOCKBUF,
+		XRNIC_MAX_VECTORS, XE_DEFAULT_VECTORS, XE_SWITCH_NAME_MAX, XE_SWRING_SIZE,
 		XE_SWITCH_MARK_BYTES);
 }
 
@@ -214,7 +216,7 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 {
 	int c;
 
-	static_assert(XE_SWITCH_SOCKBUF == 8388608, "--ecn-threshold's message");
+	static_assert(XE_SWRING_SIZE == 8388608, "--ecn-threshold's message");
 	a->ecn_threshold = -1;
 	id->num_vectors = XE_DEFAULT_VECTORS;
 	id->fw_version = XRNIC_FW_VERSION(1, 0, 0);
@@ -266,7 +268,7 @@ static void xe_parse_args(int argc, char **argv, struct xe_args *a, struct xe_id
 			break;
 		case 'E': {
 			unsigned long v;
-			const char *end = xe_parse_dec(optarg, XE_SWITCH_SOCKBUF, &v);
+			const char *end = xe_parse_dec(optarg, XE_SWRING_SIZE, &v);
 
 			if (!end || *end)
 				xe_bad_option("ecn-threshold", optarg,
@@ -356,13 +358,19 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_t
 	pfd[XE_PFD_LISTEN] = (struct pollfd){ .fd = iv->listen_fd, .events = POLLIN };
 	pfd[XE_PFD_CLIENT] = (struct pollfd){ .fd = -1, .events = POLLIN };
 	pfd[XE_PFD_TAP] = (struct pollfd){ .fd = tap->fd, .events = POLLIN };
-	pfd[XE_PFD_SWITCH] = (struct pollfd){ .fd = tap->sw.fd, .events = POLLIN };
+	pfd[XE_PFD_SWITCH] = (struct pollfd){ .fd = tap->sw.epfd, .events = POLLIN };
 	for (v = 0; v < iv->nvec; v++)
 		pfd[XE_PFD_DB0 + v] = (struct pollfd){ .fd = iv->db_fd[v], .events = POLLIN };
 
 	for (;;) {
+		/* A frame in the switch's rings rings no doorbell unless we sleep. */
+		if (wait && tap->sw.fd >= 0 && !xe_switch_sleep(&tap->sw))
+			wait = 0;
 		ts = (struct timespec){ .tv_sec = wait / 1000000000, .tv_nsec = wait % 1000000000 };
-		if (ppoll(pfd, nfds, wait < 0 ? NULL : &ts, NULL) < 0) {
+		err = ppoll(pfd, nfds, wait < 0 ? NULL : &ts, NULL);
+		if (wait && tap->sw.fd >= 0)
+			xe_switch_wake(&tap->sw);
+		if (err < 0) {
 			if (errno == EINTR)
 				continue;
 			xe_log(xe, "poll: %s", strerror(errno));
@@ -390,7 +398,9 @@ static int xe_run(struct xe_dev *xe, struct xe_ivshmem *iv, int sfd, struct xe_t
 		xe->rx_pending = false;
 		if (pfd[XE_PFD_TAP].revents && xe_tap_receive(xe, tap))
 			xe->rx_pending = true;
-		if (pfd[XE_PFD_SWITCH].revents && xe_tap_switch_receive(xe, tap))
+		if (pfd[XE_PFD_SWITCH].revents)
+			xe_switch_events(&tap->sw);
+		if (xe_tap_switch_receive(xe, tap))
 			xe->rx_pending = true;
 		/* The data path's work; and when to look again without a doorbell. */
 		wait = xe_dev_poll(xe);
@@ -428,7 +438,7 @@ int main(int argc, char **argv)
 	struct xe_ivshmem iv;
 	const uint8_t *m = xe.id.mac;
 	sigset_t sigs;
-	static struct xe_tap tap = { .fd = -1, .sw.fd = -1 };
+	static struct xe_tap tap = { .fd = -1, .sw.fd = -1, .sw.epfd = -1 };
 	int err, sfd, ret = 1;
 
 	xe_parse_args(argc, argv, &args, &xe.id);

@@ -2,11 +2,10 @@
 /* The switch between the XRNICs of one host: see switch.h. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/sockios.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -14,6 +13,11 @@
 #include "frame.h"
 #include "switch.h"
 #include "xe.h"
+
+/* What an event of sw->epfd is about: the port, a port it hears from or sends to. */
+#define XE_SWITCH_EV_PORT	0
+#define XE_SWITCH_EV_IN		1
+#define XE_SWITCH_EV_OUT	(XE_SWITCH_EV_IN + XE_SWITCH_PEERS)
 
 /* The abstract address of the port of mac on switch name; its length. */
 static socklen_t xe_switch_addr(struct sockaddr_un *a, const char *name, const uint8_t *mac)
@@ -29,47 +33,91 @@ static socklen_t xe_switch_addr(struct sockaddr_un *a, const char *name, const u
 	return offsetof(struct sockaddr_un, sun_path) + 1 + n;
 }
 
-/* A large buffer, forced if we may (root), else as large as allowed. */
-static void xe_switch_sockbuf(int fd, int force, int plain)
+static int xe_switch_watch(struct xe_switch *sw, int fd, uint32_t what)
 {
-	int size = XE_SWITCH_SOCKBUF;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP, .data.u32 = what };
 
-	if (setsockopt(fd, SOL_SOCKET, force, &size, sizeof(size)))
-		setsockopt(fd, SOL_SOCKET, plain, &size, sizeof(size));
+	return epoll_ctl(sw->epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
 }
 
 int xe_switch_open(struct xe_switch *sw, const char *name, const uint8_t *mac)
 {
 	struct sockaddr_un a;
+	unsigned int i;
 	socklen_t len;
 	int err;
 
 	memset(sw, 0, sizeof(*sw));
 	sw->fd = -1;
+	sw->epfd = -1;
+	for (i = 0; i < XE_SWITCH_PEERS; i++) {
+		sw->out[i].fd = -1;
+		sw->out[i].ring.fd = -1;
+		sw->in[i].fd = -1;
+		sw->in[i].ring.fd = -1;
+	}
 	sw->mark_bytes = XE_SWITCH_MARK_BYTES;
 	if (!*name || strlen(name) > XE_SWITCH_NAME_MAX)
 		return -EINVAL;
 	memcpy(sw->name, name, strlen(name) + 1);
-	sw->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (sw->fd < 0)
+	sw->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (sw->epfd < 0)
 		return -errno;
-	xe_switch_sockbuf(sw->fd, SO_SNDBUFFORCE, SO_SNDBUF);
-	xe_switch_sockbuf(sw->fd, SO_RCVBUFFORCE, SO_RCVBUF);
-	len = xe_switch_addr(&a, name, mac);
-	if (bind(sw->fd, (struct sockaddr *)&a, len)) {
+	sw->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (sw->fd < 0) {
 		err = -errno;
-		close(sw->fd);
-		sw->fd = -1;
-		return err;
+		goto err_close_epfd;
 	}
+	len = xe_switch_addr(&a, name, mac);
+	if (bind(sw->fd, (struct sockaddr *)&a, len) || listen(sw->fd, 2 * XE_SWITCH_PEERS)) {
+		err = -errno;
+		goto err_close_fd;
+	}
+	err = xe_switch_watch(sw, sw->fd, XE_SWITCH_EV_PORT);
+	if (err)
+		goto err_close_fd;
 	return 0;
+
+err_close_fd:
+	close(sw->fd);
+	sw->fd = -1;
+err_close_epfd:
+	close(sw->epfd);
+	sw->epfd = -1;
+	return err;
+}
+
+static void xe_switch_out_close(struct xe_switch_out *o)
+{
+	xe_swring_close(&o->ring);
+	close(o->fd);
+	o->fd = -1;
+	o->kick = false;
+}
+
+static void xe_switch_in_close(struct xe_switch_in *in)
+{
+	xe_swring_close(&in->ring);
+	close(in->fd);
+	in->fd = -1;
 }
 
 void xe_switch_close(struct xe_switch *sw)
 {
+	unsigned int i;
+
+	for (i = 0; i < XE_SWITCH_PEERS; i++) {
+		if (sw->out[i].fd >= 0)
+			xe_switch_out_close(&sw->out[i]);
+		if (sw->in[i].fd >= 0)
+			xe_switch_in_close(&sw->in[i]);
+	}
 	if (sw->fd >= 0)
 		close(sw->fd);
 	sw->fd = -1;
+	if (sw->epfd >= 0)
+		close(sw->epfd);
+	sw->epfd = -1;
 	free(sw->held);
 	sw->held = NULL;
 	sw->held_count = 0;
@@ -95,24 +143,6 @@ bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst)
 	return true;
 }
 
-bool xe_switch_fits(const struct xe_switch *sw, const uint8_t *frame, size_t len)
-{
-	if (!sw->frames)
-		return len + 2 <= XE_SWITCH_BATCH;
-	return !memcmp(sw->dst, frame, 6) && sw->len + 2 + len <= XE_SWITCH_BATCH;
-}
-
-void xe_switch_add(struct xe_switch *sw, const uint8_t *frame, size_t len)
-{
-	if (!sw->frames)
-		memcpy(sw->dst, frame, 6);
-	sw->batch[sw->len] = len;
-	sw->batch[sw->len + 1] = len >> 8;
-	memcpy(sw->batch + sw->len + 2, frame, len);
-	sw->len += 2 + len;
-	sw->frames++;
-}
-
 /*
  * Remember that dst has no port: in its own slot, or the one that expires
  * first.  On the host's clock, as xe_switch_wants() reads it.
@@ -133,86 +163,193 @@ static void xe_switch_absent(struct xe_switch *sw, const uint8_t *dst)
 	sw->absent[slot].until = xe_now_ns() + XE_SWITCH_RETRY_NS;
 }
 
-/* Send one datagram to the port of dst: 0, -EAGAIN its queue is full, -ENOENT no port. */
-static int xe_switch_sendto(struct xe_switch *sw, const uint8_t *dst, const uint8_t *buf,
-			    size_t len)
+/* Connect o to the port of dst and give it a new ring: 0 or a negative errno. */
+static int xe_switch_connect(struct xe_switch *sw, struct xe_switch_out *o, unsigned int slot,
+			     const uint8_t *dst)
 {
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c = { };
+	struct iovec iov = { .iov_base = XE_SWITCH_OFFER, .iov_len = strlen(XE_SWITCH_OFFER) };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
 	struct sockaddr_un a;
 	socklen_t alen = xe_switch_addr(&a, sw->name, dst);
+	int err;
 
-	if (sendto(sw->fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)&a, alen) >= 0) {
-		sw->queued_most += XE_SWITCH_COST_MOST(len);
-		return 0;
+	o->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (o->fd < 0)
+		return -errno;
+	if (connect(o->fd, (struct sockaddr *)&a, alen)) {
+		err = -errno;
+		goto err_close_fd;
 	}
-	if (errno == EAGAIN || errno == ENOBUFS)
-		return -EAGAIN;
-	/* ECONNREFUSED, ENOENT: nobody there (now). */
-	return -ENOENT;
+	err = xe_swring_create(&o->ring);
+	if (err)
+		goto err_close_fd;
+	c.h.cmsg_level = SOL_SOCKET;
+	c.h.cmsg_type = SCM_RIGHTS;
+	c.h.cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(&c.h), &o->ring.fd, sizeof(int));
+	if (sendmsg(o->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		err = -errno;
+		goto err_close_ring;
+	}
+	err = xe_switch_watch(sw, o->fd, XE_SWITCH_EV_OUT + slot);
+	if (err)
+		goto err_close_ring;
+	memcpy(o->mac, dst, 6);
+	return 0;
+
+err_close_ring:
+	xe_swring_close(&o->ring);
+err_close_fd:
+	close(o->fd);
+	o->fd = -1;
+	return err;
 }
 
-/* Lossless mode: hold the batch behind those held (1), or lose it: none is free (-EAGAIN). */
-static int xe_switch_hold(struct xe_switch *sw, int64_t now)
+/* The port dst has on the switch, connected now if need be; NULL: none (remembered). */
+static struct xe_switch_out *xe_switch_out(struct xe_switch *sw, const uint8_t *dst)
 {
-	struct xe_switch_held *h;
+	struct xe_switch_out *o, *free_slot = NULL;
+	unsigned int i;
 
-	if (sw->held_count == XE_SWITCH_HELD) {
-		xe_switch_empty(sw);
-		return -EAGAIN;
+	for (i = 0; i < XE_SWITCH_PEERS; i++) {
+		o = &sw->out[i];
+		if (o->fd < 0) {
+			if (!free_slot)
+				free_slot = o;
+		} else if (!memcmp(o->mac, dst, 6)) {
+			return o;
+		}
 	}
-	h = &sw->held[(sw->held_first + sw->held_count) % XE_SWITCH_HELD];
-	memcpy(h->dst, sw->dst, 6);
-	memcpy(h->data, sw->batch, sw->len);
-	h->len = sw->len;
-	h->frames = sw->frames;
-	if (!sw->held_count++) {
-		sw->paused_since = now;
-		sw->paused_until = now + XE_SWITCH_PAUSE_NS;
+	/* Refused, not listening, or no slot left: the tap for a while. */
+	if (!free_slot || xe_switch_connect(sw, free_slot, free_slot - sw->out, dst)) {
+		xe_switch_absent(sw, dst);
+		return NULL;
 	}
-	xe_switch_empty(sw);
+	return free_slot;
+}
+
+/*
+ * Put a frame into o's ring and publish it, marked CE when more than
+ * mark_bytes waited there: 0, -ENOSPC the ring is full, -EPROTO the
+ * receiver broke it (o is closed).
+ */
+static int xe_switch_put(struct xe_switch *sw, struct xe_switch_out *o, const uint8_t *frame,
+			 size_t len)
+{
+	int64_t queued = xe_swring_queued(&o->ring);
+	uint8_t *copy;
+
+	if (queued < 0) {
+		xe_switch_out_close(o);
+		return -EPROTO;
+	}
+	copy = xe_swring_put(&o->ring, frame, len);
+	if (!copy)
+		return -ENOSPC;
+	/* This port's queue at the destination is long: congestion marked (DCQCN). */
+	if ((size_t)queued > sw->mark_bytes)
+		xe_frame_mark_ce(copy, len);
+	xe_swring_publish(&o->ring);
+	o->kick = true;
+	return 0;
+}
+
+/* Lossless mode: hold a frame behind those held (1), or lose it: no room (-EAGAIN). */
+static int xe_switch_hold(struct xe_switch *sw, const uint8_t *frame, size_t len)
+{
+	struct xe_switch_held *h = NULL;
+
+	if (sw->held_count)
+		h = &sw->held[(sw->held_first + sw->held_count - 1) % XE_SWITCH_HELD];
+	if (!h || memcmp(h->dst, frame, 6) || h->len + 2 + len > XE_SWITCH_BATCH) {
+		if (sw->held_count == XE_SWITCH_HELD || 2 + len > XE_SWITCH_BATCH) {
+			sw->lost++;
+			return -EAGAIN;
+		}
+		h = &sw->held[(sw->held_first + sw->held_count++) % XE_SWITCH_HELD];
+		memcpy(h->dst, frame, 6);
+		h->len = 0;
+		h->frames = 0;
+		h->ring_bytes = 0;
+	}
+	h->data[h->len] = len;
+	h->data[h->len + 1] = len >> 8;
+	memcpy(h->data + h->len + 2, frame, len);
+	h->len += 2 + len;
+	h->frames++;
+	h->ring_bytes += XE_SWRING_RECORD(len);
 	return 1;
 }
 
-int xe_switch_send(struct xe_switch *sw, int64_t now)
+int xe_switch_xmit(struct xe_switch *sw, const uint8_t *frame, size_t len)
 {
+	struct xe_switch_out *o;
 	int err;
 
 	if (sw->held_count)		/* paused: behind what waits */
-		return xe_switch_hold(sw, now);
-	err = xe_switch_sendto(sw, sw->dst, sw->batch, sw->len);
-	if (!err) {
-		xe_switch_empty(sw);
+		return xe_switch_hold(sw, frame, len);
+	o = xe_switch_out(sw, frame);
+	if (!o)
+		return -ENOENT;
+	err = xe_switch_put(sw, o, frame, len);
+	if (!err)
 		return 0;
-	}
-	if (err == -EAGAIN) {
-		if (sw->held)
-			return xe_switch_hold(sw, now);
-		xe_switch_empty(sw);
-		return -EAGAIN;
-	}
-	xe_switch_absent(sw, sw->dst);
-	return -ENOENT;
+	if (err == -ENOSPC && sw->held)
+		return xe_switch_hold(sw, frame, len);
+	sw->lost++;
+	return -EAGAIN;
 }
 
-int64_t xe_switch_resume(struct xe_switch *sw, int64_t now, unsigned int *lost)
+/* Lossless mode: put a held batch into o's ring, all of it (0) or none (-ENOSPC). */
+static int xe_switch_put_held(struct xe_switch *sw, struct xe_switch_out *o,
+			      const struct xe_switch_held *h)
 {
-	struct xe_switch_held *h;
+	int64_t queued = xe_swring_queued(&o->ring);
+	size_t off = 0, n;
 	int err;
 
-	if (!sw->held_count)
-		return -1;
+	if (queued >= 0 && (uint64_t)queued + h->ring_bytes > XE_SWRING_SIZE)
+		return -ENOSPC;
+	/* The batch was built by xe_switch_hold(): its lengths are good. */
+	while (off < h->len) {
+		n = h->data[off] | (size_t)h->data[off + 1] << 8;
+		err = xe_switch_put(sw, o, h->data + off + 2, n);
+		if (err)		/* broken while we wrote: the rest is lost */
+			return err;
+		off += 2 + n;
+	}
+	return 0;
+}
+
+/* Lossless mode, paused: send what is held; see xe_switch_flush(). */
+static int64_t xe_switch_resume(struct xe_switch *sw, int64_t now)
+{
+	struct xe_switch_held *h;
+	struct xe_switch_out *o;
+	int err;
+
+	if (!sw->paused_since) {
+		sw->paused_since = now;
+		sw->paused_until = now + XE_SWITCH_PAUSE_NS;
+	}
 	if (now < sw->paused_until)
 		return sw->paused_until - now;
 	while (sw->held_count) {
 		h = &sw->held[sw->held_first];
-		err = xe_switch_sendto(sw, h->dst, h->data, h->len);
-		if (err == -EAGAIN) {
+		o = xe_switch_out(sw, h->dst);
+		err = o ? xe_switch_put_held(sw, o, h) : -ENOENT;
+		if (err == -ENOSPC) {
 			sw->paused_until = now + XE_SWITCH_PAUSE_NS;
 			return XE_SWITCH_PAUSE_NS;
 		}
-		if (err) {
-			*lost += h->frames;
-			xe_switch_absent(sw, h->dst);
-		}
+		/* Its destination left the switch, or broke its ring. */
+		if (err)
+			sw->lost += h->frames;
 		sw->held_first = (sw->held_first + 1) % XE_SWITCH_HELD;
 		sw->held_count--;
 	}
@@ -220,75 +357,175 @@ int64_t xe_switch_resume(struct xe_switch *sw, int64_t now, unsigned int *lost)
 	return -1;
 }
 
-void xe_switch_empty(struct xe_switch *sw)
+int64_t xe_switch_flush(struct xe_switch *sw, int64_t now)
 {
-	sw->len = 0;
-	sw->frames = 0;
+	int64_t next = sw->held_count ? xe_switch_resume(sw, now) : -1;
+	struct xe_switch_out *o;
+	unsigned int i;
+
+	for (i = 0; i < XE_SWITCH_PEERS; i++) {
+		o = &sw->out[i];
+		if (!o->kick)
+			continue;
+		o->kick = false;
+		/* The doorbell; a full socket has one waiting already. */
+		if (xe_swring_sleeping(&o->ring) &&
+		    send(o->fd, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 && errno == EPIPE)
+			xe_switch_out_close(o);
+	}
+	return next;
 }
 
-bool xe_switch_congested(struct xe_switch *sw)
+/*
+ * Messages from a port that sends to this one: its ring's offer first,
+ * then doorbells, which only woke us.  False when the connection is over:
+ * it ended, or it broke the protocol.
+ */
+static bool xe_switch_in_read(struct xe_switch_in *in)
 {
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	char buf[sizeof(XE_SWITCH_OFFER)];
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct msghdr m;
+	struct cmsghdr *h;
+	ssize_t n;
+	int fd;
+
+	for (;;) {
+		m = (struct msghdr){ .msg_iov = &iov, .msg_iovlen = 1,
+				     .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
+		n = recvmsg(in->fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR;
+		fd = -1;
+		h = CMSG_FIRSTHDR(&m);
+		if (h && h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS &&
+		    h->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&fd, CMSG_DATA(h), sizeof(int));
+		if (fd < 0) {
+			/* A doorbell, or the end (a sender sends nothing empty). */
+			if (!n || in->ring.fd < 0)
+				return false;
+			continue;
+		}
+		/* One offer, as the protocol has it; the attach takes the fd. */
+		if (in->ring.fd >= 0 || (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
+		    (size_t)n != strlen(XE_SWITCH_OFFER) || memcmp(buf, XE_SWITCH_OFFER, n)) {
+			close(fd);
+			return false;
+		}
+		if (xe_swring_attach(&in->ring, fd))
+			return false;
+	}
+}
+
+/* A new connection: a port that will send to this one. */
+static void xe_switch_accept(struct xe_switch *sw)
+{
+	unsigned int i;
+	int fd;
+
+	while ((fd = accept4(sw->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		for (i = 0; i < XE_SWITCH_PEERS && sw->in[i].fd >= 0; i++)
+			;
+		if (i == XE_SWITCH_PEERS || xe_switch_watch(sw, fd, XE_SWITCH_EV_IN + i)) {
+			close(fd);	/* the sender finds it closed and uses the tap */
+			continue;
+		}
+		sw->in[i].fd = fd;
+		/* Its offer is likely there already. */
+		if (!xe_switch_in_read(&sw->in[i]))
+			xe_switch_in_close(&sw->in[i]);
+	}
+}
+
+void xe_switch_events(struct xe_switch *sw)
+{
+	struct epoll_event ev[1 + 2 * XE_SWITCH_PEERS];
+	int n, i;
+	uint32_t what;
+
+	n = epoll_wait(sw->epfd, ev, 1 + 2 * XE_SWITCH_PEERS, 0);
+	for (i = 0; i < n; i++) {
+		what = ev[i].data.u32;
+		if (what == XE_SWITCH_EV_PORT) {
+			xe_switch_accept(sw);
+		} else if (what < XE_SWITCH_EV_OUT) {
+			if (sw->in[what - XE_SWITCH_EV_IN].fd >= 0 &&
+			    !xe_switch_in_read(&sw->in[what - XE_SWITCH_EV_IN]))
+				xe_switch_in_close(&sw->in[what - XE_SWITCH_EV_IN]);
+		} else if (sw->out[what - XE_SWITCH_EV_OUT].fd >= 0) {
+			/*
+			 * A receiver sends nothing: it left (its frames are
+			 * lost), or had no room for us.  The tap for a while.
+			 */
+			xe_switch_absent(sw, sw->out[what - XE_SWITCH_EV_OUT].mac);
+			xe_switch_out_close(&sw->out[what - XE_SWITCH_EV_OUT]);
+		}
+	}
+}
+
+unsigned int xe_switch_recv(struct xe_switch *sw,
+			    void (*fn)(void *ctx, const uint8_t *frame, size_t len), void *ctx,
+			    bool *more)
+{
+	static uint8_t frame[XE_SWRING_FRAME_MAX];
+	unsigned int frames = 0, i, k;
+	size_t bytes = 0;
+	bool progress;
 	int n;
 
-	if (sw->queued_most <= sw->mark_bytes)
-		return false;
-	/* An AF_UNIX datagram is the sender's memory until it is read. */
-	if (ioctl(sw->fd, SIOCOUTQ, &n) < 0 || n < 0)
-		n = 0;
-	sw->queued_most = n;
-	return sw->queued_most > sw->mark_bytes;
-}
-
-unsigned int xe_switch_mark_ce(struct xe_switch *sw)
-{
-	unsigned int marked = 0;
-	size_t off = 0, n;
-
-	/* The batch was built by xe_switch_add(): its lengths are good. */
-	while (off < sw->len) {
-		n = sw->batch[off] | (size_t)sw->batch[off + 1] << 8;
-		marked += xe_frame_mark_ce(sw->batch + off + 2, n);
-		off += 2 + n;
-	}
-	return marked;
-}
-
-unsigned int xe_switch_recv(struct xe_switch *sw, struct xe_switch_dgram *d, unsigned int n)
-{
-	struct mmsghdr m[XE_SWITCH_RECV_MOST];
-	struct iovec iov[XE_SWITCH_RECV_MOST];
-	unsigned int i;
-	int got;
-
-	if (n > XE_SWITCH_RECV_MOST)
-		n = XE_SWITCH_RECV_MOST;
-	for (i = 0; i < n; i++) {
-		iov[i] = (struct iovec){ .iov_base = d[i].data, .iov_len = sizeof(d[i].data) };
-		m[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i], .msg_iovlen = 1 } };
-	}
-	got = recvmmsg(sw->fd, m, n, MSG_DONTWAIT, NULL);
-	if (got <= 0)
-		return 0;
-	for (i = 0; i < (unsigned int)got; i++)
-		d[i].len = m[i].msg_len;
-	return got;
-}
-
-int xe_switch_split(const uint8_t *dgram, size_t len,
-		    void (*fn)(void *ctx, const uint8_t *frame, size_t len), void *ctx)
-{
-	size_t off = 0, n;
-	int frames = 0;
-
-	while (off < len) {
-		if (len - off < 2)
-			return -1;
-		n = dgram[off] | (size_t)dgram[off + 1] << 8;
-		if (!n || n > len - off - 2)
-			return -1;
-		fn(ctx, dgram + off + 2, n);
-		off += 2 + n;
-		frames++;
-	}
+	*more = false;
+	do {
+		progress = false;
+		for (k = 0; k < XE_SWITCH_PEERS; k++) {
+			i = (sw->next_in + k) % XE_SWITCH_PEERS;
+			if (sw->in[i].ring.fd < 0)
+				continue;
+			n = xe_swring_get(&sw->in[i].ring, frame);
+			if (n < 0) {
+				sw->bad++;
+				xe_switch_in_close(&sw->in[i]);
+				continue;
+			}
+			if (!n)
+				continue;
+			fn(ctx, frame, n);
+			frames++;
+			progress = true;
+			bytes += n;
+			if (bytes >= XE_SWITCH_RECV_BYTES) {
+				/* The next call starts with the next ring. */
+				sw->next_in = (i + 1) % XE_SWITCH_PEERS;
+				*more = true;
+				return frames;
+			}
+		}
+	} while (progress);
 	return frames;
+}
+
+bool xe_switch_sleep(struct xe_switch *sw)
+{
+	unsigned int i;
+
+	for (i = 0; i < XE_SWITCH_PEERS; i++) {
+		if (sw->in[i].ring.fd >= 0 && !xe_swring_sleep(&sw->in[i].ring)) {
+			xe_switch_wake(sw);
+			return false;
+		}
+	}
+	return true;
+}
+
+void xe_switch_wake(struct xe_switch *sw)
+{
+	unsigned int i;
+
+	for (i = 0; i < XE_SWITCH_PEERS; i++)
+		if (sw->in[i].ring.fd >= 0)
+			xe_swring_wake(&sw->in[i].ring);
 }

@@ -36,16 +36,15 @@ int xe_tap_open(const char *name)
 	return fd;
 }
 
-/* Who a frame is for, as xe_switch_split()'s callbacks see it. */
+/* Who a frame is for, as xe_switch_recv()'s callback sees it. */
 struct xe_tap_ctx {
 	struct xe_dev *xe;
 	struct xe_tap *tap;
 };
 
 /* One frame onto the tap; a full tap queue drops it, as a congested link would. */
-static void xe_tap_write(void *ctx, const uint8_t *frame, size_t len)
+static void xe_tap_write(const struct xe_tap_ctx *c, const uint8_t *frame, size_t len)
 {
-	struct xe_tap_ctx *c = ctx;
 	static bool logged;
 
 	if (write(c->tap->fd, frame, len) >= 0)
@@ -58,63 +57,41 @@ static void xe_tap_write(void *ctx, const uint8_t *frame, size_t len)
 	}
 }
 
-/* Send the switch's batch, if any; in lossless mode it may pause the port. */
-static void xe_tap_flush_batch(struct xe_dev *xe, struct xe_tap *tap, int64_t now)
+/* The frames the switch lost since it was last asked. */
+static void xe_tap_count_lost(struct xe_dev *xe, struct xe_tap *tap)
 {
-	struct xe_tap_ctx c = { xe, tap };
-	unsigned int frames = tap->sw.frames;
-	bool paused = xe_switch_paused(&tap->sw);
-
-	if (!frames)
-		return;
-	/* This port's queue in the switch is long: congestion marked (DCQCN). */
-	if (xe_switch_congested(&tap->sw))
-		xe_switch_mark_ce(&tap->sw);
-	switch (xe_switch_send(&tap->sw, now)) {
-	case 1:
-		if (!paused) {
-			xe->counters[XRNIC_CNT_RX_PAUSE]++;
-			xe->tx_paused = true;
-		}
-		break;
-	case -EAGAIN:
-		xe->counters[XRNIC_CNT_WIRE_TX_DROPS] += frames;
-		break;
-	case -ENOENT:
-		/* No switch port there: the frames go on the tap after all. */
-		xe_switch_split(tap->sw.batch, tap->sw.len, xe_tap_write, &c);
-		xe_switch_empty(&tap->sw);
-		break;
-	}
+	xe->counters[XRNIC_CNT_WIRE_TX_DROPS] += tap->sw.lost;
+	tap->sw.lost = 0;
 }
 
 int64_t xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap)
 {
-	int64_t now, since = tap->sw.paused_since;
-	unsigned int lost = 0;
-	bool resumed = false;
+	int64_t now, since = tap->sw.paused_since, next;
 
-	if (!tap->sw.frames && !xe_switch_paused(&tap->sw))
+	if (tap->sw.fd < 0)
 		return -1;
-	now = xe_clock(xe);
-	if (xe_switch_paused(&tap->sw) && xe_switch_resume(&tap->sw, now, &lost) < 0) {
-		/* The pause is over: what waited for it may go. */
-		xe->counters[XRNIC_CNT_RX_PAUSE_DURATION] += (now - since) / 1000;
-		xe->tx_paused = false;
-		xe->work = true;
-		resumed = true;
+	if (!xe_switch_paused(&tap->sw)) {
+		xe_switch_flush(&tap->sw, 0);
+		xe_tap_count_lost(xe, tap);
+		return -1;
 	}
-	xe->counters[XRNIC_CNT_WIRE_TX_DROPS] += lost;
-	xe_tap_flush_batch(xe, tap, now);
-	if (xe_switch_paused(&tap->sw))
-		return tap->sw.paused_until > now ? tap->sw.paused_until - now : 0;
-	return resumed ? 0 : -1;
+	now = xe_clock(xe);
+	next = xe_switch_flush(&tap->sw, now);
+	xe_tap_count_lost(xe, tap);
+	if (next >= 0)
+		return next;
+	/* The pause is over: what waited for it may go. */
+	xe->counters[XRNIC_CNT_RX_PAUSE_DURATION] += (now - since) / 1000;
+	xe->tx_paused = false;
+	xe->work = true;
+	return 0;
 }
 
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
 {
 	struct xe_tap *tap = xe->wire_ctx;
 	struct xe_tap_ctx c = { xe, tap };
+	bool paused = xe_switch_paused(&tap->sw);
 
 	if (tap->pcap)
 		xe_pcap_frame(tap->pcap, frame, len);
@@ -122,9 +99,21 @@ void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
 		xe_tap_write(&c, frame, len);
 		return;
 	}
-	if (!xe_switch_fits(&tap->sw, frame, len))
-		xe_tap_flush_batch(xe, tap, xe_clock(xe));
-	xe_switch_add(&tap->sw, frame, len);
+	switch (xe_switch_xmit(&tap->sw, frame, len)) {
+	case 1:
+		if (!paused) {
+			xe->counters[XRNIC_CNT_RX_PAUSE]++;
+			xe->tx_paused = true;
+		}
+		break;
+	case -ENOENT:
+		/* No switch port there: the frame goes on the tap after all. */
+		xe_tap_write(&c, frame, len);
+		break;
+	case -EAGAIN:
+		xe_tap_count_lost(xe, tap);
+		break;
+	}
 }
 
 /* A frame from the wire: captured, then the port sorts it. */
@@ -156,15 +145,16 @@ bool xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap)
 
 bool xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap)
 {
-	static struct xe_switch_dgram d[XE_SWITCH_RECV_MOST];
 	struct xe_tap_ctx c = { xe, tap };
-	unsigned int i, n;
+	bool more;
 
-	n = xe_switch_recv(&tap->sw, d, XE_SWITCH_RECV_MOST);
-	for (i = 0; i < n; i++)
-		/* The good frames before a malformed rest were delivered. */
-		if (xe_switch_split(d[i].data, d[i].len, xe_tap_deliver, &c) < 0)
-			xe->counters[XRNIC_CNT_RX_DROPPED]++;
+	if (tap->sw.fd < 0)
+		return false;
+	if (!xe_switch_recv(&tap->sw, xe_tap_deliver, &c, &more) && !tap->sw.bad)
+		return false;
+	/* A broken ring loses what it held: one drop for it. */
+	xe->counters[XRNIC_CNT_RX_DROPPED] += tap->sw.bad;
+	tap->sw.bad = 0;
 	xe_eth_notify(xe);
-	return n == XE_SWITCH_RECV_MOST;
+	return more;
 }

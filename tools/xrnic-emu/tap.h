@@ -27,14 +27,16 @@ struct xe_tap {
 int xe_tap_open(const char *name);
 /*
  * xe_dev.eth_xmit of a tap: wire_ctx points to the struct xe_tap.  A frame
- * for the switch waits in its batch until xe_tap_flush().
+ * for the switch goes into its destination's ring at once (or is held
+ * while the port is paused).
  */
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len);
 /*
- * Send the switch's batch, if any (after each turn of the main loop); in
- * lossless mode, paused, send what was held once the pause is over.
- * Sets xe->tx_paused.  Returns the nanoseconds until it must be called
- * again (0: the pause just ended and the device has work), or -1.
+ * After each turn of the main loop: wake the switch's receivers that sleep
+ * on this turn's frames; in lossless mode, paused, send what was held once
+ * the pause is over.  Sets xe->tx_paused.  Returns the nanoseconds until
+ * it must be called again (0: the pause just ended and the device has
+ * work), or -1.
  */
 int64_t xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap);
 /*
@@ -42,7 +44,7 @@ int64_t xe_tap_flush(struct xe_dev *xe, struct xe_tap *tap);
  * when the batch was full, so that more may wait.
  */
 bool xe_tap_receive(struct xe_dev *xe, struct xe_tap *tap);
-/* The same for the datagrams waiting at the switch port. */
+/* The same for the frames waiting in the switch's rings to this port. */
 bool xe_tap_switch_receive(struct xe_dev *xe, struct xe_tap *tap);
 
 #endif /* XE_TAP_H */

@@ -8,8 +8,8 @@
  *    frames with their ICRC; the wire is a queue of frames in this process,
  *    which copies each once, as a socket would);
  *  - "switch_write": the same two devices joined by the switch (switch.h)
- *    as the device models of one host are: batches of frames in AF_UNIX
- *    datagrams, with the system calls and the kernel's copies;
+ *    as the device models of one host are: frames in a ring of shared
+ *    memory (swring.h), copied in by the sender and out by the receiver;
  *  - "memcpy" of the same sizes between the same regions;
  *  - "wire_write_msg": 8-byte WRITEs over the wire, the microseconds of
  *    this one thread (both devices' work: the WQE fetched, the frame built
@@ -32,7 +32,6 @@
 #define SECONDS		1.0
 #define WIRE_SLOTS	(XE_PSN_WINDOW + 64)
 #define FRAME_MAX	4608
-#define SWITCH_QLEN	512
 #define IDLE_MOST	2.0	/* seconds without progress: the device stopped */
 
 /* The frames one device put on the wire, until they are delivered. */
@@ -86,34 +85,24 @@ static unsigned int deliver_wire(struct dev *from, struct dev *to)
 	return n;
 }
 
-/* Send from's batch on the switch, and receive what waits at to's port. */
+/* Wake to for from's frames on the switch, and hand to what waits in its rings. */
 static unsigned int deliver_switch(struct dev *from, struct dev *to)
 {
 	uint64_t rx = to->xe.counters[XRNIC_CNT_RX_PACKETS];
 
 	xe_tap_flush(&from->xe, &from->tap);
+	/* The connection and its ring, once: the main loop polls sw.epfd for this. */
+	if (to->tap.sw.in[0].ring.fd < 0)
+		xe_switch_events(&to->tap.sw);
 	while (xe_tap_switch_receive(&to->xe, &to->tap))
 		;
 	return to->xe.counters[XRNIC_CNT_RX_PACKETS] - rx;
 }
 
-/*
- * A network namespace of this process's own whose ports hold a burst of
- * datagrams, as the runner's does (scripts/xrdma-vm-wire: SWITCH_QLEN): the
- * bench polls one device at a time, so a receiver reads only after its
- * sender has sent what it could.  0, or -1 (it needs root).
- */
+/* A network namespace of this process's own, for its switch's ports.  0, or -1 (needs root). */
 static int switch_namespace(void)
 {
-	FILE *f;
-
-	if (unshare(CLONE_NEWNET))
-		return -1;
-	f = fopen("/proc/sys/net/unix/max_dgram_qlen", "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%d\n", SWITCH_QLEN);
-	return fclose(f) ? -1 : 0;
+	return unshare(CLONE_NEWNET) ? -1 : 0;
 }
 
 /* From now on d's frames go to the switch of this process's name. */

@@ -5,15 +5,13 @@
  * besides the sanitizers: a frame that parses as RoCE v2 has its transport
  * packet inside the frame; a frame built from the input's bytes as path
  * and payload parses back to the same packet, and stops parsing as good when one bit changes
- * outside the fields the ICRC leaves out; the port takes any frame
- * without harm; and the input as a datagram of the switch (switch.h)
- * splits into frames inside it, each of which the port takes.
+ * outside the fields the ICRC leaves out; and the port takes any frame
+ * without harm.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "frame.h"
-#include "switch.h"
 #include "xe.h"
 
 #define FUZZ_RAM_SIZE	(64 * 1024)
@@ -51,21 +49,6 @@ static struct xe_dev *fuzz_port(void)
 	return &xe;
 }
 
-/* The datagram being split, so that each frame can be checked to lie inside it. */
-static const uint8_t *fuzz_dgram;
-static size_t fuzz_dgram_len;
-
-static void fuzz_switch_frame(void *ctx, const uint8_t *frame, size_t len)
-{
-	static uint8_t copy[XE_SWITCH_BATCH];
-
-	(void)ctx;
-	if (!len || frame < fuzz_dgram + 2 || frame + len > fuzz_dgram + fuzz_dgram_len)
-		abort();
-	memcpy(copy, frame, len);
-	xe_port_receive(fuzz_port(), copy, len);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t frame[XE_FRAME_MAX_OUTER + 4400];
@@ -83,9 +66,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(frame, data, size);
 		xe_port_receive(fuzz_port(), frame, size);
 	}
-	fuzz_dgram = data;
-	fuzz_dgram_len = size;
-	xe_switch_split(data, size, fuzz_switch_frame, NULL);
 
 	/* The input as a path and a transport packet: built, then parsed back. */
 	if (size < 2 * 16 + 14 + 2 + 12)

@@ -8,8 +8,6 @@
  * "switched" tests join the two devices by the switch between device
  * models (switch.c, through tap.c) instead.  No VM.
  */
-#include <linux/sockios.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include "xe_fixture.h"
@@ -1698,6 +1696,8 @@ static int run_switched(FIXTURE_DATA(switched) *self)
 		xe_tap_flush(&b->xe, &self->tb);
 		n = seg_deliver(self->seg_a, b) + seg_deliver(self->seg_b, a);
 		on_taps += n;
+		xe_switch_events(&self->tb.sw);
+		xe_switch_events(&self->ta.sw);
 		xe_tap_switch_receive(&b->xe, &self->tb);
 		xe_tap_switch_receive(&a->xe, &self->ta);
 		if (!n && before == a->xe.counters[XRNIC_CNT_RX_PACKETS] +
@@ -1723,12 +1723,24 @@ static void count_frame(void *ctx, const uint8_t *frame, size_t len)
 	xe_port_receive(g->to, frame, len);
 }
 
-TEST_F(switched, frames_between_two_ports_travel_in_one_datagram)
+/* Take the frames waiting in the switch's rings to t's port, each handed to fn. */
+static unsigned int switch_take(struct xe_tap *t, void (*fn)(void *ctx, const uint8_t *frame,
+							      size_t len), void *ctx)
+{
+	unsigned int n = 0;
+	bool more = true;
+
+	xe_switch_events(&t->sw);
+	while (more)
+		n += xe_switch_recv(&t->sw, fn, ctx, &more);
+	return n;
+}
+
+TEST_F(switched, frames_between_two_ports_travel_through_a_ring)
 {
 	struct side *a = self->a, *b = self->b;
-	static struct xe_switch_dgram d;
-	struct xrnic_sqe w;
 	struct good_frames g = { .to = &self->b->xe };
+	struct xrnic_sqe w;
 	struct xrnic_cqe *c;
 
 	fill(a->xe.mem.base + BUF, 60000, 7);
@@ -1738,11 +1750,11 @@ TEST_F(switched, frames_between_two_ports_travel_in_one_datagram)
 	while (xe_dev_poll(&a->xe) == 0)
 		;
 	xe_tap_flush(&a->xe, &self->ta);
-	/* The 15 packets of the WRITE, in one datagram, each a good RoCE v2 frame. */
-	ASSERT_EQ(1, xe_switch_recv(&self->tb.sw, &d, 1));
-	EXPECT_EQ(15, xe_switch_split(d.data, d.len, count_frame, &g));
+	/* The 15 packets of the WRITE, each a good RoCE v2 frame; none on the tap. */
+	EXPECT_EQ(15, switch_take(&self->tb, count_frame, &g));
 	EXPECT_EQ(15, g.n);
-	EXPECT_EQ(0, xe_switch_recv(&self->tb.sw, &d, 1));
+	EXPECT_EQ(0, switch_take(&self->tb, count_frame, &g));
+	EXPECT_EQ(0, seg_deliver(self->seg_a, b));
 	/* The ACK comes back through the switch too. */
 	EXPECT_EQ(0, run_switched(self));
 	ASSERT_NE(NULL, c = poll_cq(a));
@@ -1751,26 +1763,32 @@ TEST_F(switched, frames_between_two_ports_travel_in_one_datagram)
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
 }
 
-/* The ECN field of each good frame of a datagram (struct ecn_seen). */
+/* The ECN field of each good frame, in order (struct ecn_seen). */
 struct ecn_seen {
 	int frames, ce;
+	bool first_ce;
+	struct xe_dev *to;
 };
 
 static void see_ecn(void *ctx, const uint8_t *frame, size_t len)
 {
 	struct ecn_seen *e = ctx;
 	struct xe_roce_frame rf;
+	bool ce;
 
-	if (xe_frame_parse(frame, len, &rf) != 1)
-		return;
-	e->frames++;
-	e->ce += xe_ip_ecn(rf.ip, rf.ip_len) == XE_ECN_CE;
+	if (xe_frame_parse(frame, len, &rf) == 1) {
+		ce = xe_ip_ecn(rf.ip, rf.ip_len) == XE_ECN_CE;
+		if (!e->frames)
+			e->first_ce = ce;
+		e->frames++;
+		e->ce += ce;
+	}
+	xe_port_receive(e->to, frame, len);
 }
 
 /*
  * Post two WRITEs of 60000 bytes (30 packets) from a to b, run a alone
- * (b reads nothing) until it has sent them and send its batch; returns
- * the packets a sent.
+ * (b reads nothing) until it has sent them; returns the packets a sent.
  */
 static uint64_t send_two_writes(FIXTURE_DATA(switched) *self)
 {
@@ -1792,7 +1810,7 @@ static uint64_t send_two_writes(FIXTURE_DATA(switched) *self)
 }
 
 /*
- * A port whose datagrams wait unread at their port past the switch's
+ * A port whose frames wait unread at their port past the switch's
  * threshold sends its next ones marked CE (DCQCN's ECN switch); its
  * peer's CNPs then slow the sending QP down.
  */
@@ -1800,28 +1818,18 @@ TEST_F(switched, a_ports_queue_past_the_threshold_marks_ce_and_slows_the_sender)
 {
 	struct side *a = self->a, *b = self->b;
 	struct xe_qp *qa = &a->xe.qp[XE_QPN_SLOT(a->lb.qpn[0])];
-	static struct xe_switch_dgram d[2];
-	struct ecn_seen first = { 0 }, second = { 0 };
-	struct good_frames g = { .to = &self->b->xe };
+	struct ecn_seen e = { .to = &self->b->xe };
 	int i;
 
-	self->ta.sw.mark_bytes = 1;	/* one datagram waiting is a queue */
+	self->ta.sw.mark_bytes = 1;	/* one frame waiting is a queue */
 	ASSERT_EQ(30, send_two_writes(self));
-	EXPECT_TRUE(xe_switch_congested(&self->ta.sw));
-	/* The first datagram left on an empty queue, the second behind it. */
-	ASSERT_EQ(2, xe_switch_recv(&self->tb.sw, d, 2));
-	EXPECT_FALSE(xe_switch_congested(&self->ta.sw));
-	xe_switch_split(d[0].data, d[0].len, see_ecn, &first);
-	xe_switch_split(d[1].data, d[1].len, see_ecn, &second);
-	EXPECT_EQ(30, first.frames + second.frames);
-	EXPECT_LT(0, second.frames);
-	EXPECT_EQ(0, first.ce);
-	EXPECT_EQ(second.frames, second.ce);
-	/* The receiver takes them all, and tells the sender. */
-	xe_switch_split(d[0].data, d[0].len, count_frame, &g);
-	xe_switch_split(d[1].data, d[1].len, count_frame, &g);
-	EXPECT_EQ(30, g.n);
-	EXPECT_EQ(second.ce, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
+	/* The first frame found the ring empty, the others behind it. */
+	EXPECT_EQ(30, switch_take(&self->tb, see_ecn, &e));
+	EXPECT_EQ(30, e.frames);
+	EXPECT_FALSE(e.first_ce);
+	EXPECT_EQ(29, e.ce);
+	/* The receiver took them all, and tells the sender. */
+	EXPECT_EQ(29, b->xe.counters[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS]);
 	EXPECT_LE(1, b->xe.counters[XRNIC_CNT_NP_CNP_SENT]);
 	EXPECT_EQ(0, run_switched(self));
 	EXPECT_LE(1, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
@@ -1856,37 +1864,12 @@ TEST_F(switched, a_short_queue_marks_nothing)
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RP_CNP_HANDLED]);
 }
 
-/*
- * The switch asks the kernel how much waits only when its bound says that
- * it may be past the threshold: the bound is never below what waits.
- */
-TEST_F(switched, what_waits_unread_never_exceeds_the_ports_bound)
-{
-	size_t most;
-	int n;
-
-	ASSERT_EQ(30, send_two_writes(self));
-	most = self->ta.sw.queued_most;
-	ASSERT_EQ(0, ioctl(self->ta.sw.fd, SIOCOUTQ, &n));
-	EXPECT_LT(0, n);
-	EXPECT_LE((size_t)n, most);
-	/* Below the default threshold: not asked, the bound unchanged. */
-	EXPECT_FALSE(xe_switch_congested(&self->ta.sw));
-	EXPECT_EQ(most, self->ta.sw.queued_most);
-	/* Once it may be past it, asked: the bound is what waits. */
-	self->ta.sw.mark_bytes = 1;
-	EXPECT_TRUE(xe_switch_congested(&self->ta.sw));
-	EXPECT_EQ((size_t)n, self->ta.sw.queued_most);
-	EXPECT_EQ(0, run_switched(self));
-	EXPECT_FALSE(xe_switch_congested(&self->ta.sw));
-}
-
 TEST_F(switched, frames_for_a_mac_without_a_switch_port_go_on_the_tap)
 {
 	struct side *a = self->a, *b = self->b;
 	struct xrnic_sqe w;
 	struct xrnic_cqe *c;
-	int k;
+	int k, i;
 
 	xe_switch_close(&self->tb.sw);		/* b: a NIC the switch does not have */
 	for (k = 0; k < 2; k++) {
@@ -1898,109 +1881,101 @@ TEST_F(switched, frames_for_a_mac_without_a_switch_port_go_on_the_tap)
 		ASSERT_NE(NULL, c = poll_cq(a));
 		EXPECT_EQ(XRNIC_WC_SUCCESS, c->status);
 		EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF + 20000, 10000));
-		/* Once refused, the switch does not ask for b again: nothing waits. */
-		EXPECT_EQ(0, self->ta.sw.frames);
+		/* Once refused, the switch does not ask for b again: no connection. */
+		for (i = 0; i < XE_SWITCH_PEERS; i++)
+			EXPECT_EQ(-1, self->ta.sw.out[i].fd);
 	}
 }
 
 /*
- * The datagrams a port may have waiting at another (net.unix.max_dgram_qlen
- * of this network namespace; one more than it fits), or 0 if more WRITEs
- * than a test can post would be needed to fill it.
+ * Fill a's ring to b with frames that are no RoCE v2 (b's Ethernet
+ * function, which is off, drops them) until the switch takes no more:
+ * one is lost, or held (lossless mode).
  */
-static int switch_qlen(void)
-{
-	FILE *f = fopen("/proc/sys/net/unix/max_dgram_qlen", "r");
-	int n = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &n) != 1)
-			n = 0;
-		fclose(f);
-	}
-	return n > 0 && n + 2 < XE_LB_DEPTH ? n : 0;
-}
-
-/*
- * Post WRITEs of 60000 bytes (15 packets, one datagram each) from a to b,
- * more than b's switch port holds unread, and run a alone: b reads none.
- */
-static void fill_b_port(FIXTURE_DATA(switched) *self, int qlen)
+static void fill_b_ring(FIXTURE_DATA(switched) *self)
 {
 	struct side *a = self->a, *b = self->b;
-	struct xrnic_sqe w;
-	int k;
+	static uint8_t f[4096];
+	uint64_t i;
 
+	memcpy(f, b->xe.id.mac, 6);
+	memcpy(f + 6, a->xe.id.mac, 6);
+	f[12] = 0x88;			/* the local experimental EtherType */
+	f[13] = 0xb5;
+	for (i = 0; i <= XE_SWRING_SIZE / 4096 && !a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS] &&
+		    !a->xe.tx_paused; i++)
+		xe_tap_xmit(&a->xe, f, sizeof(f));
+}
+
+TEST_F(switched, a_full_ring_drops_frames_and_counts_them)
+{
+	struct side *a = self->a, *b = self->b;
+	uint64_t sent;
+	struct xrnic_sqe w;
+
+	fill_b_ring(self);
+	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+	/* A WRITE's 15 packets: lost at the switch, not sent another way. */
+	sent = a->xe.counters[XRNIC_CNT_TX_PACKETS];
 	fill(a->xe.mem.base + BUF, 60000, 5);
-	for (k = 0; k < qlen + 3; k++) {
-		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
-		post_send(a, 0, &w);
-	}
+	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+	post_send(a, 0, &w);
 	xe_doorbell(&a->xe, 1);
 	while (xe_dev_poll(&a->xe) == 0)
 		;
-}
-
-TEST_F(switched, a_full_switch_port_drops_frames_and_counts_them)
-{
-	struct side *a = self->a;
-	int qlen = switch_qlen();
-
-	if (!qlen)
-		SKIP(return, "net.unix.max_dgram_qlen is too long to fill here");
-	fill_b_port(self, qlen);
 	EXPECT_EQ(-1, xe_tap_flush(&a->xe, &self->ta));
-	/* Lost at the switch, not sent another way. */
-	EXPECT_LE(15, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
-	EXPECT_GT(a->xe.counters[XRNIC_CNT_TX_PACKETS], a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
+	EXPECT_EQ(sent + 15, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
+	EXPECT_EQ(1 + 15, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
 	EXPECT_EQ(0, seg_deliver(self->seg_a, self->b));
 	EXPECT_FALSE(a->xe.tx_paused);
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_RX_PAUSE]);
 }
 
 /*
- * Lossless mode: the same full port pauses the sender's port instead.
+ * Lossless mode: the same full ring pauses the sender's port instead.
  * Nothing new leaves while it is paused; once b reads and the pause is
- * over, the held datagrams go in order and every WRITE completes, none
- * lost.
+ * over, the held frames go in order and the WRITEs complete, none lost.
  */
-TEST_F(switched, in_lossless_mode_a_full_port_pauses_the_sender_and_loses_nothing)
+TEST_F(switched, in_lossless_mode_a_full_ring_pauses_the_sender_and_loses_nothing)
 {
 	struct side *a = self->a, *b = self->b;
-	int qlen = switch_qlen(), k, done = 0;
 	struct xrnic_cqe *c;
 	struct xrnic_sqe w;
+	int k, done = 0;
 	uint64_t sent;
 	int64_t wait;
 
-	if (!qlen)
-		SKIP(return, "net.unix.max_dgram_qlen is too long to fill here");
 	/* The device's time moves only by the pauses: no ACK times out meanwhile. */
 	a->xe.manual_clock = b->xe.manual_clock = true;
 	a->xe.clock_ns = b->xe.clock_ns = 1000000000;
 	ASSERT_EQ(0, xe_switch_lossless(&self->ta.sw));
-	fill_b_port(self, qlen);
+	fill_b_ring(self);
 	wait = xe_tap_flush(&a->xe, &self->ta);
-	EXPECT_LT(0, wait);
-	EXPECT_GE(XE_SWITCH_PAUSE_NS, wait);
+	EXPECT_EQ(XE_SWITCH_PAUSE_NS, wait);
 	EXPECT_TRUE(a->xe.tx_paused);
 	EXPECT_EQ(1, a->xe.counters[XRNIC_CNT_RX_PAUSE]);
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
-	/* Paused: a WRITE posted now does not leave. */
+	/* Paused: WRITEs posted now do not leave. */
 	sent = a->xe.counters[XRNIC_CNT_TX_PACKETS];
-	w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
-	post_send(a, 0, &w);
+	fill(a->xe.mem.base + BUF, 60000, 5);
+	for (k = 0; k < 2; k++) {
+		w = sqe(XRNIC_WR_RDMA_WRITE, BUF, 60000, a->lb.key, BUF, b->lb.key);
+		post_send(a, 0, &w);
+	}
 	xe_doorbell(&a->xe, 1);
 	while (xe_dev_poll(&a->xe) == 0)
 		;
 	EXPECT_EQ(sent, a->xe.counters[XRNIC_CNT_TX_PACKETS]);
 	EXPECT_LT(0, xe_tap_flush(&a->xe, &self->ta));
 	/* b reads; the pause ends; everything goes. */
-	for (k = 0; k < 10000 && done < qlen + 4; k++) {
-		xe_tap_switch_receive(&b->xe, &self->tb);
+	for (k = 0; k < 10000 && done < 2; k++) {
+		xe_switch_events(&self->tb.sw);
+		while (xe_tap_switch_receive(&b->xe, &self->tb))
+			;
 		while (xe_dev_poll(&b->xe) == 0)
 			;
 		xe_tap_flush(&b->xe, &self->tb);
+		xe_switch_events(&self->ta.sw);
 		xe_tap_switch_receive(&a->xe, &self->ta);
 		xe_doorbell(&a->xe, 1);
 		while (xe_dev_poll(&a->xe) == 0)
@@ -2013,121 +1988,12 @@ TEST_F(switched, in_lossless_mode_a_full_port_pauses_the_sender_and_loses_nothin
 			done++;
 		}
 	}
-	EXPECT_EQ(qlen + 4, done);
+	EXPECT_EQ(2, done);
 	EXPECT_FALSE(a->xe.tx_paused);
 	EXPECT_EQ(0, a->xe.counters[XRNIC_CNT_WIRE_TX_DROPS]);
 	EXPECT_LE(1, a->xe.counters[XRNIC_CNT_RX_PAUSE]);
 	EXPECT_LE(XE_SWITCH_PAUSE_NS / 1000, a->xe.counters[XRNIC_CNT_RX_PAUSE_DURATION]);
 	EXPECT_EQ(0, memcmp(a->xe.mem.base + BUF, b->xe.mem.base + BUF, 60000));
-}
-
-/* A datagram of one 60-byte frame from x's port to dst at time now, byte 59 its tag. */
-static int send_one(struct xe_switch *x, const uint8_t *dst, uint8_t tag, int64_t now)
-{
-	uint8_t f[60] = { };
-
-	memcpy(f, dst, 6);
-	f[59] = tag;
-	xe_switch_add(x, f, sizeof(f));
-	return xe_switch_send(x, now);
-}
-
-/* The tag of the one frame of the next datagram waiting at port p, or -1. */
-static int recv_one(struct xe_switch *p)
-{
-	static struct xe_switch_dgram d;
-
-	return xe_switch_recv(p, &d, 1) && d.len == 2 + 60 ? d.data[2 + 59] : -1;
-}
-
-/*
- * Head-of-line blocking: a paused port (lossless mode) holds its datagrams
- * for every destination behind the one that found a full queue, and sends
- * them in order once the pause is over and the queue has room; past
- * XE_SWITCH_HELD held, one is lost.  The clock is the test's.
- */
-TEST(a_paused_port_holds_every_destination_behind_the_full_one)
-{
-	static const uint8_t mx[6] = { 2, 0, 0, 0, 0, 1 }, my[6] = { 2, 0, 0, 0, 0, 2 },
-			     mz[6] = { 2, 0, 0, 0, 0, 3 };
-	struct xe_switch *x = calloc(1, sizeof(*x)), *y = calloc(1, sizeof(*y)),
-			 *z = calloc(1, sizeof(*z));
-	int qlen = switch_qlen(), i, r = 0;
-	int64_t t = 1000000000;
-	unsigned int lost = 0;
-	char name[32];
-
-	ASSERT_TRUE(x && y && z);
-	if (!qlen)
-		SKIP(return, "net.unix.max_dgram_qlen is too long to fill here");
-	snprintf(name, sizeof(name), "test-hol-%d", getpid());
-	ASSERT_EQ(0, xe_switch_open(x, name, mx));
-	ASSERT_EQ(0, xe_switch_open(y, name, my));
-	ASSERT_EQ(0, xe_switch_open(z, name, mz));
-	ASSERT_EQ(0, xe_switch_lossless(x));
-	/* y reads nothing: its queue fills, then x pauses. */
-	for (i = 0; i < qlen + 2 && !r; i++)
-		r = send_one(x, my, i, t);
-	ASSERT_EQ(1, r);
-	EXPECT_TRUE(xe_switch_paused(x));
-	/* z's datagram waits behind y's, though z's queue is empty. */
-	EXPECT_EQ(1, send_one(x, mz, 200, t));
-	EXPECT_EQ(-1, recv_one(z));
-	/* y reads what it has; x tries again only once its pause is over. */
-	for (r = 0; r < i - 1; r++)
-		EXPECT_EQ(r, recv_one(y));
-	EXPECT_EQ(-1, recv_one(y));
-	EXPECT_EQ(1, xe_switch_resume(x, t + XE_SWITCH_PAUSE_NS - 1, &lost));
-	EXPECT_EQ(-1, recv_one(y));
-	EXPECT_EQ(-1, recv_one(z));
-	EXPECT_EQ(-1, xe_switch_resume(x, t + XE_SWITCH_PAUSE_NS, &lost));
-	EXPECT_FALSE(xe_switch_paused(x));
-	EXPECT_EQ(0, lost);
-	EXPECT_EQ(i - 1, recv_one(y));
-	EXPECT_EQ(200, recv_one(z));
-	/* Still full at the end of a pause: another one. */
-	for (r = 0; r < qlen + 1; r++)
-		EXPECT_EQ(0, send_one(x, my, r, t));
-	EXPECT_EQ(1, send_one(x, my, 0, t));
-	EXPECT_EQ(XE_SWITCH_PAUSE_NS, xe_switch_resume(x, t + XE_SWITCH_PAUSE_NS, &lost));
-	/* The headroom: XE_SWITCH_HELD held, the next one lost. */
-	for (r = 1; r < XE_SWITCH_HELD; r++)
-		EXPECT_EQ(1, send_one(x, my, r, t));
-	EXPECT_EQ(-EAGAIN, send_one(x, my, 0, t));
-	xe_switch_close(x);
-	xe_switch_close(y);
-	xe_switch_close(z);
-	free(x);
-	free(y);
-	free(z);
-}
-
-static void collect(void *ctx, const uint8_t *frame, size_t len)
-{
-	uint8_t *seen = ctx;
-
-	seen[len] = frame[0];
-}
-
-TEST(a_switch_datagram_splits_into_its_frames_and_a_malformed_rest_is_refused)
-{
-	const uint8_t two[] = { 2, 0, 0xa1, 0xa2, 1, 0, 0xb1 };
-	const uint8_t zero[] = { 1, 0, 0xc1, 0, 0 };
-	const uint8_t past[] = { 1, 0, 0xd1, 9, 0, 1, 2 };
-	const uint8_t odd[] = { 1, 0, 0xe1, 5 };
-	uint8_t seen[16] = { };
-
-	EXPECT_EQ(2, xe_switch_split(two, sizeof(two), collect, seen));
-	EXPECT_EQ(0xa1, seen[2]);
-	EXPECT_EQ(0xb1, seen[1]);
-	EXPECT_EQ(0, xe_switch_split(two, 0, collect, seen));
-	/* The good frames before the bad part still go. */
-	EXPECT_EQ(-1, xe_switch_split(zero, sizeof(zero), collect, seen));
-	EXPECT_EQ(0xc1, seen[1]);
-	EXPECT_EQ(-1, xe_switch_split(past, sizeof(past), collect, seen));
-	EXPECT_EQ(0xd1, seen[1]);
-	EXPECT_EQ(-1, xe_switch_split(odd, sizeof(odd), collect, seen));
-	EXPECT_EQ(0xe1, seen[1]);
 }
 
 TEST_HARNESS_MAIN
