@@ -130,7 +130,7 @@ layer roce scripts/xrdma-vm run --vms 2 "${pair[@]}" scripts/tests/roce-guest.sh
 # reaction points off (cc_params/rp_enable 0): CNPs ignored, flows complete.
 layer incast scripts/xrdma-vm run --vms 4 --add scripts/tests/rdma-pair.sh:/rdma-pair.sh \
 	scripts/tests/incast-guest.sh
-# The switch's modes: CE marks on every queued datagram (--ecn-threshold 0):
+# The switch's modes: CE marks on every queued frame (--ecn-threshold 0):
 # UD datagrams get CNPs to their source QP, whose rate is cut; lossless
 # (--lossless, as PFC): a sender on 16 QPs to a guest whose device stops
 # for 2 s pauses instead of losing frames, and the stream completes.

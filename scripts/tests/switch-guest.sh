@@ -3,15 +3,15 @@
 # --ecn-threshold 0` (with scripts/tests/rdma-pair.sh as /rdma-pair.sh):
 # the switch's modes.  KTAP.
 #
-# 1. The switch marks CE whenever one of a port's datagrams waits unread:
+# 1. The switch marks CE whenever one of a port's frames waits unread:
 #    guest 1 sends UD datagrams (perftest ib_send_bw -c UD) to guest 2,
 #    whose XRNIC answers marked ones with CNPs to guest 1's UD QP (the
 #    DETH's source QP); guest 1's QP handles them (its rate is cut) and
 #    both ends complete.
 # 2. Lossless: guest 1 streams 64 KiB WRITEs to guest 2 on 16 QPs (up to
-#    16 MiB unanswered, twice what a port may have waiting at the switch)
+#    16 MiB unanswered, twice what its ring at the switch holds)
 #    while guest 2's device stops for 2 s (the host SIGSTOPs its device
-#    model).  Guest 1's datagrams fill guest 2's queue; its port pauses,
+#    model).  Guest 1's frames fill its ring to guest 2; its port pauses,
 #    as PFC pauses a priority, instead of losing them: no frame is lost at
 #    the switch (wire_tx_drops 0), the port was paused (rx_pause), and
 #    the stream completes when guest 2's device resumes.  The lossy

@@ -49,12 +49,17 @@ struct dev {
 	uint32_t cq_ci;		/* xe_lb_poll_cq()'s index */
 };
 
-static double now(void)
+static double clock_s(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double now(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 static void no_irq(struct xe_dev *xe, unsigned int vec)
@@ -167,10 +172,11 @@ static bool ring_done(struct dev *d, int q, uint64_t pi)
 /*
  * WRITEs of size bytes for SECONDS from a's QP q: to a's other QP (b
  * NULL), or to the QP of b it is connected to, the frames moved by
- * deliver.  Returns bytes a second, or -1.
+ * deliver.  Returns bytes a second, or -1; and, unless cpu is NULL, the
+ * milliseconds of this thread per GB moved (both devices' work).
  */
 static double run_writes(struct dev *a, int q, struct dev *b, uint32_t size,
-			 unsigned int (*deliver)(struct dev *from, struct dev *to))
+			 unsigned int (*deliver)(struct dev *from, struct dev *to), double *cpu)
 {
 	struct xrnic_qp_db *db = (void *)(a->xe.mem.base + XE_LB_QP_DB(q));
 	struct dev *to = b ? b : a;
@@ -178,11 +184,12 @@ static double run_writes(struct dev *a, int q, struct dev *b, uint32_t size,
 	/* The QP may have run before: its ring goes on where it stopped. */
 	uint64_t bytes = 0, pi = le32toh(db->sq_ci), first = pi;
 	struct xrnic_cqe *cqe;
-	double t0, t;
+	double t0, t, c0;
 
 	memset(src, 0x5a, HALF);
 	memset(dst, 0, HALF);
 	t0 = now();
+	c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	do {
 		post_ring(a, q, &pi, first, size);
 		if (!b) {
@@ -214,6 +221,8 @@ static double run_writes(struct dev *a, int q, struct dev *b, uint32_t size,
 		bytes += (uint64_t)XE_LB_DEPTH * size;
 		t = now();
 	} while (t - t0 < SECONDS);
+	if (cpu)
+		*cpu = (clock_s(CLOCK_THREAD_CPUTIME_ID) - c0) * 1e3 / (bytes / 1e9);
 	/* What the WRITEs covered, from the region's start. */
 	if (memcmp(src, dst, bytes < HALF ? bytes : HALF)) {
 		fprintf(stderr, "bench_engine: data differs\n");
@@ -248,7 +257,7 @@ static double run_memcpy(struct dev *d)
 int main(void)
 {
 	static struct dev a, b;
-	double lb, wire, msg, sw, mc;
+	double lb, wire, msg, sw, sw_cpu, mc;
 
 	/* Loopback on a's QP 0 to its QP 1; over the wire a's QP 1 to b's QP 0. */
 	if (dev_init(&a, 1) || dev_init(&b, 2) ||
@@ -256,17 +265,17 @@ int main(void)
 		fprintf(stderr, "bench_engine: setup failed\n");
 		return 1;
 	}
-	lb = run_writes(&a, 0, NULL, MSG, NULL);
+	lb = run_writes(&a, 0, NULL, MSG, NULL, NULL);
 	/* Now that a's QP 1 no longer answers its QP 0. */
 	if (xe_lb_connect(&a.xe, &a.lb, a.lb.qpn[1], &b.xe, b.lb.qpn[0], false))
 		return 1;
-	wire = run_writes(&a, 1, &b, MSG, deliver_wire);
-	msg = run_writes(&a, 1, &b, SMALL, deliver_wire);
+	wire = run_writes(&a, 1, &b, MSG, deliver_wire, NULL);
+	msg = run_writes(&a, 1, &b, SMALL, deliver_wire, NULL);
 	if (switch_namespace() || switch_port(&a) || switch_port(&b)) {
 		fprintf(stderr, "bench_engine: no switch of its own: %m (switch_write needs root)\n");
 		return 1;
 	}
-	sw = run_writes(&a, 1, &b, MSG, deliver_switch);
+	sw = run_writes(&a, 1, &b, MSG, deliver_switch, &sw_cpu);
 	mc = run_memcpy(&a);
 	if (lb < 0 || wire < 0 || msg < 0 || sw < 0)
 		return 1;
@@ -274,6 +283,7 @@ int main(void)
 	printf("RESULT wire_write %u MB/s %.1f\n", MSG, wire / 1e6);
 	printf("RESULT wire_write_msg %u us %.3f\n", SMALL, 1e6 * SMALL / msg);
 	printf("RESULT switch_write %u MB/s %.1f\n", MSG, sw / 1e6);
+	printf("RESULT switch_write_cpu %u ms/GB %.1f\n", MSG, sw_cpu);
 	printf("RESULT memcpy %u MB/s %.1f\n", MSG, mc);
 	xe_switch_close(&a.tap.sw);
 	xe_switch_close(&b.tap.sw);
