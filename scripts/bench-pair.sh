@@ -134,7 +134,7 @@ tcp_of() {
 	printf '{"setup": {"date": "%s", "host": "%s cores, QEMU TCG", ' "$(date -u +%F)" "$(nproc)"
 	printf '"guests": "two, -smp 1, 512 MiB, one NIC each on a bridge in a network namespace", '
 	printf '"netdev_mtu": 9000, "path_mtu": 4096, '
-	printf '"socket_buffers": "TCP and rxe: Linux defaults; an XRNIC port on the switch: 8 MiB, 512 datagrams queued", '
+	printf '"socket_buffers": "TCP and rxe: Linux defaults; an XRNIC port on the switch: a ring of 8 MiB to each peer", '
 	printf '"xrdma": "XRNIC each, RoCE v2 by the device models, from one to the other through the host switch (xrnic-emu --switch)", '
 	printf '"rxe": "rdma_rxe on virtio-net each", '
 	printf '"tcp": "iperf3 for 5 s; iperf3 -l 8, 64, 1024 for 3 s each (message rate: bytes over the write size); tools/bench/tcp_pingpong (TCP_NODELAY, round trips halved: median, 99th and 99.9th percentiles), on the rxe guests'"'"' virtio-net", '
@@ -153,6 +153,8 @@ tcp_of() {
 			"$m" "$(value "$out/engine.fig" "$m" 1048576)" \
 			"$(value "$out/engine.fig" memcpy 1048576)"
 	done
+	printf ', {"metric": "switch_write_cpu", "bytes": 1048576, "unit": "ms/GB", "xrdma": %s, "rxe": null, "tcp": null}' \
+		"$(value "$out/engine.fig" switch_write_cpu 1048576)"
 	printf ']}\n'
 } >"$out/latest.json"
 
@@ -176,6 +178,8 @@ for m in engine_write wire_write switch_write; do
 	x=$(value "$out/engine.fig" "$m" 1048576)
 	printf '%-22s %8s %6s %10s %21s %9s\n' "$m" 1048576 MB/s "$x" "memcpy $c" "$(ratio "$x" "$c")"
 done
+printf '%-22s %8s %6s %10s\n' switch_write_cpu 1048576 ms/GB \
+	"$(value "$out/engine.fig" switch_write_cpu 1048576)"
 # The plot: bandwidth, latency, CPU per GB and message rate side by side, log scales.
 : >"$out/latest-bw.dat"
 : >"$out/latest-lat.dat"
