@@ -7,15 +7,8 @@ set -eu
 out=$1
 mkdir -p "$out"
 
-# le BYTES VALUE: a little-endian integer.
-le() {
-	n=$1 v=$2
-	while [ "$n" -gt 0 ]; do
-		printf "\\$(printf %03o $((v & 255)))"
-		v=$((v >> 8))
-		n=$((n - 1))
-	done
-}
+# shellcheck source=SCRIPTDIR/seeds.sh
+. "$(dirname "$0")/seeds.sh"
 
 # hdr AQ_DEPTH FILL_LENGTH
 hdr() {

@@ -6,17 +6,10 @@ set -eu
 out=$1
 mkdir -p "$out"
 
-# le BYTES VALUE: a little-endian integer.
-le() {
-	n=0
-	while [ "$n" -lt "$1" ]; do
-		printf "\\$(printf %03o $((($2 >> (8 * n)) & 255)))"
-		n=$((n + 1))
-	done
-}
+# shellcheck source=SCRIPTDIR/seeds.sh
+. "$(dirname "$0")/seeds.sh"
 # desc ADDR LEN: a descriptor, status 0.
 desc() { le 8 "$1"; le 2 "$2"; le 2 0; le 4 0; }
-zeros() { head -c "$1" /dev/zero; }
 
 # RAM from 0: TX ring (one frame of 100 bytes at 0x3000), RX ring (two
 # 1518-byte buffers at 0x4000, 0x4800), doorbell record (tx_pi 1, rx_pi 2).

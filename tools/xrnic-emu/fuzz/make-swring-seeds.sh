@@ -6,15 +6,8 @@ set -eu
 out=$1
 mkdir -p "$out"
 
-# le BYTES VALUE: a little-endian integer.
-le() {
-	n=0
-	while [ "$n" -lt "$1" ]; do
-		printf "\\$(printf %03o $((($2 >> (8 * n)) & 255)))"
-		n=$((n + 1))
-	done
-}
-zeros() { head -c "$1" /dev/zero; }
+# shellcheck source=SCRIPTDIR/seeds.sh
+. "$(dirname "$0")/seeds.sh"
 # record LEN: a frame of LEN zero bytes, padded to 8.
 record() { le 4 "$1"; zeros $((($1 + 4 + 7) / 8 * 8 - 4)); }
 
