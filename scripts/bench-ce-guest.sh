@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs in both guests of the bench's CE-marked flow (scripts/bench-incast.sh:
 # two XRNIC guests whose switch marks a port's frames CE whenever one of its
-# datagrams waits unread, --ecn-threshold 0): guest 2 writes 64 KiB
+# frames waits unread, --ecn-threshold 0): guest 2 writes 64 KiB
 # messages into guest 1 with perftest ib_write_bw, as bench-pair-guest.sh
 # does on an unmarked wire, and prints the rate and what DCQCN counted
 # (guest 1 receives the marks and sends CNPs, guest 2 handles them).

@@ -3,7 +3,7 @@
 # which puts their figures in its table and build/bench/latest.json):
 # five XRNIC guests, then five rdma_rxe guests on virtio-net (with TCP
 # between them), one to four senders into one (scripts/bench-incast-guest.sh);
-# and two XRNIC guests whose switch marks CE whenever a datagram waits
+# and two XRNIC guests whose switch marks CE whenever a frame waits
 # (--ecn-threshold 0), one ib_write_bw flow (scripts/bench-ce-guest.sh).
 # Writes build/bench/incast-xrnic.fig, incast-rxe.fig and ce.fig, "metric
 # bytes unit value" lines.  Not a test: nothing passes or fails on a figure.

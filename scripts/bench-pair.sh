@@ -218,6 +218,6 @@ echo " initiator (guest 2, TCP's sender), the target (guest 1, TCP's receiver), 
 echo " models (host); engine/wire/switch_write: the device model alone on the host; _qN: on N QPs;"
 echo " incast_*: one to four senders into one, the receiver's intake, and Jain's index of"
 echo " the senders' own rates; ce_marked: one"
-echo " flow whose every queued datagram is marked CE, against ib_write_bw 65536 unmarked;"
+echo " flow whose every queued frame is marked CE, against ib_write_bw 65536 unmarked;"
 echo " _vxlan: between guests on two hosts whose segments a VXLAN joins)"
 echo "written: $out/latest.json, $out/latest.png"
