@@ -377,6 +377,34 @@ int64_t xe_switch_flush(struct xe_switch *sw, int64_t now)
 }
 
 /*
+ * The fd a message carried: -1 none, or -EPROTO when it carried more
+ * than one (every one closed: a hostile sender leaks none into us).
+ */
+static int xe_switch_one_fd(struct msghdr *m)
+{
+	struct cmsghdr *h;
+	int fd = -1, got, i, n = 0;
+
+	for (h = CMSG_FIRSTHDR(m); h; h = CMSG_NXTHDR(m, h)) {
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (i = 0; (i + 1) * sizeof(int) <= h->cmsg_len - CMSG_LEN(0); i++) {
+			memcpy(&got, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+			if (n++)
+				close(got);
+			else
+				fd = got;
+		}
+	}
+	if (n > 1 || (m->msg_flags & MSG_CTRUNC)) {
+		if (fd >= 0)
+			close(fd);
+		return -EPROTO;
+	}
+	return fd;
+}
+
+/*
  * Messages from a port that sends to this one: its ring's offer first,
  * then doorbells, which only woke us.  False when the connection is over:
  * it ended, or it broke the protocol.
@@ -390,7 +418,6 @@ static bool xe_switch_in_read(struct xe_switch_in *in)
 	char buf[sizeof(XE_SWITCH_OFFER)];
 	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
 	struct msghdr m;
-	struct cmsghdr *h;
 	ssize_t n;
 	int fd;
 
@@ -400,11 +427,9 @@ static bool xe_switch_in_read(struct xe_switch_in *in)
 		n = recvmsg(in->fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 		if (n < 0)
 			return errno == EAGAIN || errno == EINTR;
-		fd = -1;
-		h = CMSG_FIRSTHDR(&m);
-		if (h && h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS &&
-		    h->cmsg_len == CMSG_LEN(sizeof(int)))
-			memcpy(&fd, CMSG_DATA(h), sizeof(int));
+		fd = xe_switch_one_fd(&m);
+		if (fd == -EPROTO)
+			return false;
 		if (fd < 0) {
 			/* A doorbell, or the end (a sender sends nothing empty). */
 			if (!n || in->ring.fd < 0)
@@ -412,7 +437,7 @@ static bool xe_switch_in_read(struct xe_switch_in *in)
 			continue;
 		}
 		/* One offer, as the protocol has it; the attach takes the fd. */
-		if (in->ring.fd >= 0 || (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
+		if (in->ring.fd >= 0 || (m.msg_flags & MSG_TRUNC) ||
 		    (size_t)n != strlen(XE_SWITCH_OFFER) || memcmp(buf, XE_SWITCH_OFFER, n)) {
 			close(fd);
 			return false;

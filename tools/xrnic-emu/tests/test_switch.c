@@ -7,6 +7,7 @@
  * No VM.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
@@ -283,25 +284,31 @@ static int raw_connect(const uint8_t *mac)
 	return fd;
 }
 
-/* Send msg with fd (or none: -1) on a raw connection. */
-static int raw_send(int c, const char *msg, size_t len, int fd)
+/* Send msg with nfds (0 to 2) fds on a raw connection. */
+static int raw_send_fds(int c, const char *msg, size_t len, const int *fds, unsigned int nfds)
 {
 	union {
 		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(2 * sizeof(int))];
 	} u = { };
 	struct iovec iov = { .iov_base = (void *)msg, .iov_len = len };
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
 
-	if (fd >= 0) {
+	if (nfds) {
 		m.msg_control = u.buf;
-		m.msg_controllen = sizeof(u.buf);
+		m.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
 		u.h.cmsg_level = SOL_SOCKET;
 		u.h.cmsg_type = SCM_RIGHTS;
-		u.h.cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(&u.h), &fd, sizeof(int));
+		u.h.cmsg_len = CMSG_LEN(nfds * sizeof(int));
+		memcpy(CMSG_DATA(&u.h), fds, nfds * sizeof(int));
 	}
 	return sendmsg(c, &m, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
+/* Send msg with fd (or none: -1) on a raw connection. */
+static int raw_send(int c, const char *msg, size_t len, int fd)
+{
+	return raw_send_fds(c, msg, len, &fd, fd >= 0);
 }
 
 /* True when the other end closed the raw connection c (unread: a reset). */
@@ -325,6 +332,20 @@ static bool refused(struct xe_switch *y, int c)
 	return closed(c);
 }
 
+/* How many fds this process has open. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
 static int memfd(size_t size, unsigned int seals)
 {
 	int fd = memfd_create("test", MFD_ALLOW_SEALING);
@@ -338,7 +359,7 @@ TEST_F(ports, a_port_refuses_an_offer_that_breaks_the_protocol)
 {
 	const size_t size = XE_SWRING_HDR + XE_SWRING_SIZE;
 	const char *offer = XE_SWITCH_OFFER;
-	int c, fd, p[2];
+	int c, fd, p[2], two[2], fds;
 
 	ASSERT_EQ(0, pipe(p));
 	/* Not a memfd. */
@@ -365,6 +386,21 @@ TEST_F(ports, a_port_refuses_an_offer_that_breaks_the_protocol)
 	ASSERT_LE(0, fd = memfd(size, F_SEAL_SHRINK | F_SEAL_GROW));
 	ASSERT_EQ(0, raw_send(c, "xrnic-switch-ring-2", strlen(offer), fd));
 	EXPECT_TRUE(refused(self->y, c));
+	close(c);
+	/* The offer's message with more after it: longer than any offer. */
+	ASSERT_LE(0, c = raw_connect(my));
+	ASSERT_EQ(0, raw_send(c, XE_SWITCH_OFFER "-and-more", strlen(offer) + 9, fd));
+	EXPECT_TRUE(refused(self->y, c));
+	close(c);
+	/* Two good fds with the offer: one ring, one fd; neither is kept. */
+	ASSERT_LE(0, c = raw_connect(my));
+	ASSERT_LE(0, two[0] = memfd(size, F_SEAL_SHRINK | F_SEAL_GROW));
+	two[1] = fd;
+	fds = open_fds();
+	ASSERT_EQ(0, raw_send_fds(c, offer, strlen(offer), two, 2));
+	EXPECT_TRUE(refused(self->y, c));
+	EXPECT_EQ(fds, open_fds());
+	close(two[0]);
 	close(c);
 	/* A doorbell before any offer. */
 	ASSERT_LE(0, c = raw_connect(my));
