@@ -57,6 +57,7 @@ void xe_comp_wqe(struct xe_dev *xe, struct xe_qp *qp, uint8_t status, uint8_t ve
 		r->rnr_left = qp->attr.rnr_retry;
 		r->retry_left = qp->attr.retry_cnt;
 		r->gap = false;
+		r->rnr_naked = false;
 		if (!xe_req_in_flight(qp)) {
 			r->timer = XE_TIMER_NONE;
 			r->wait_until = 0;
@@ -81,6 +82,7 @@ static void xe_comp_progress(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg 
 	m->done = rel + 1;
 	r->retry_left = qp->attr.retry_cnt;
 	r->gap = false;
+	r->rnr_naked = false;
 	if (r->timer == XE_TIMER_ACK)
 		xe_req_wait_answer(xe, qp);
 }
@@ -136,9 +138,13 @@ static bool xe_comp_ack(struct xe_dev *xe, struct xe_qp *qp, struct xe_msg *m,
 			 * Behind an RNR NAK of the same PSN (rxe sends both:
 			 * the packets after the one it could not take are out
 			 * of sequence): no news, the RNR retry resends from
-			 * there anyway, and no transport retry is spent.
+			 * there anyway, and no transport retry is spent; nor
+			 * when it comes after the resend (the RNR timer can be
+			 * shorter than the NAK's trip): a receiver whose
+			 * queue stays empty would otherwise fail the QP after
+			 * seven RNR rounds, with rnr_retry infinite.
 			 */
-			if (qp->req.timer == XE_TIMER_RNR && p->psn == qp->req.next_psn)
+			if (qp->req.rnr_naked && p->psn == qp->req.rnr_psn)
 				return true;
 			if (!xe_req_seq_retry(qp, p->psn))
 				xe_comp_wqe(xe, qp, XRNIC_WC_RETRY_EXC_ERR, XRNIC_VERR_NO_DEST, 0);

@@ -84,6 +84,8 @@ bool xe_req_rnr_retry(struct xe_dev *xe, struct xe_qp *qp, uint32_t psn, uint8_t
 			return false;
 		r->rnr_left--;
 	}
+	r->rnr_naked = true;
+	r->rnr_psn = psn;
 	xe_req_rewind(qp, psn);
 	r->timer = XE_TIMER_RNR;
 	r->wait_until = xe_clock(xe) + (int64_t)xe_rnr_timer_us[rnr_code & 31] * 1000;

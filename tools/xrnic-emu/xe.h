@@ -275,6 +275,8 @@ struct xe_qp_req {
 	int64_t wait_until;		/* CLOCK_MONOTONIC ns the timer expires */
 	uint8_t rnr_left, retry_left;	/* retries left; progress gives them back */
 	uint32_t retry_psn;		/* where the last sequence-NAK retry began */
+	bool rnr_naked;			/* an RNR NAK came since the last progress... */
+	uint32_t rnr_psn;		/* ...naming this PSN */
 	/*
 	 * The loss response (req.c): at most cwnd packets unanswered, from
 	 * XE_CWND_MIN to XE_PSN_WINDOW; slow start below ssthresh, one more
@@ -392,7 +394,14 @@ struct xe_dev {
 	void *irq_ctx;			/* for raise_irq */
 	/* Put an Ethernet frame on the port's wire; NULL: no wire. */
 	void (*eth_xmit)(struct xe_dev *xe, const uint8_t *frame, size_t len);
-	void *wire_ctx;			/* for eth_xmit */
+	/*
+	 * Optional, for a frame of len bytes to dmac: where the wire would
+	 * put it, to build it there (one copy less), or NULL: build it
+	 * elsewhere and eth_xmit it; then eth_commit sends it.
+	 */
+	uint8_t *(*eth_reserve)(struct xe_dev *xe, const uint8_t *dmac, size_t len);
+	void (*eth_commit)(struct xe_dev *xe, uint8_t *frame, size_t len);
+	void *wire_ctx;			/* for eth_xmit, eth_reserve, eth_commit */
 	/* The most to poll after the last progress (0: never); xe_dev_init() sets the default. */
 	int64_t poll_linger_ns;
 	/* Congestion control's parameters (xe_dev_init() sets mlx5's defaults; a reset keeps them). */

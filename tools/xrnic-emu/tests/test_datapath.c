@@ -633,7 +633,10 @@ TEST_F(dev, responder_acks_old_psns_again_and_naks_ones_ahead)
  * rxe answers a SEND it has no receive WQE for with an RNR NAK, and the
  * packets behind it with a sequence NAK of the same PSN.  That NAK brings
  * no news: it spends no transport retry (the QPs here have none left to
- * spend), and the RNR wait goes on.
+ * spend), and the RNR wait goes on; nor when it comes after the RNR timer
+ * expired and the SEND went again (a CI run failed verbs_peer against rxe
+ * so: RNR and sequence NAKs in turn, 0.1 to 0.5 ms apart, the RNR timer
+ * 10 us).
  */
 TEST_F(dev, a_sequence_nak_behind_an_rnr_nak_spends_no_retry)
 {
@@ -658,6 +661,18 @@ TEST_F(dev, a_sequence_nak_behind_an_rnr_nak_spends_no_retry)
 	EXPECT_EQ(XE_TIMER_RNR, qp0->req.timer);
 	EXPECT_EQ(NULL, poll_cq(self, &d));
 	EXPECT_EQ(1, self->xe.counters[XRNIC_CNT_SEQ_NAKS_RCVD]);
+	/*
+	 * The SEND's first packet went again and the rest follow: the same
+	 * NAK comes late, and the peer here (no receive WQE yet, loopback)
+	 * sends more of them for the packets behind it.
+	 */
+	qp0->req.timer = XE_TIMER_ACK;
+	qp0->req.wait_until = INT64_MAX;
+	qp0->req.next_psn = (psn + 1) & XE_PSN_MASK;
+	inject(self, &p, 0);
+	EXPECT_EQ(XRNIC_QPS_RTS, qp0->state);
+	EXPECT_EQ(NULL, poll_cq(self, &d));
+	EXPECT_LE(2, self->xe.counters[XRNIC_CNT_SEQ_NAKS_RCVD]);
 	/* One for another PSN is a loss: with no retry left, the WQE fails. */
 	p.psn = (psn + 1) & XE_PSN_MASK;
 	inject(self, &p, 0);
