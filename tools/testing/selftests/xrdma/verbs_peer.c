@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
@@ -111,6 +112,23 @@ static void result(bool ok, const char *name)
 }
 
 #define FAIL(...) do { printf("# " __VA_ARGS__); printf("\n"); return false; } while (0)
+
+/* The socket to the peer, which closes when the peer ends (a failed phase ends it). */
+static int peer_sock = -1;
+
+/*
+ * Called while a wait for the peer's traffic finds nothing: every 256th
+ * call, false once the peer has ended (nothing more will come from it, and
+ * waiting out the time limit would keep the other side's tests waiting).
+ */
+static bool peer_alive(unsigned int *idle)
+{
+	char c;
+
+	if (++*idle % 256)
+		return true;
+	return recv(peer_sock, &c, 1, MSG_PEEK | MSG_DONTWAIT) != 0;
+}
 
 /*
  * The layout of buf (one MR): -s bytes the peer writes into and reads from,
@@ -331,11 +349,14 @@ static bool connect_qps(struct node *n, const struct opts *o)
 static bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 {
 	time_t end = time(NULL) + CQ_WAIT_S;
+	unsigned int idle = 0;
 	int r;
 
 	while (!(r = ibv_poll_cq(cq, 1, wc))) {
 		if (time(NULL) > end)
 			FAIL("no completion within %d s", CQ_WAIT_S);
+		if (!peer_alive(&idle))
+			FAIL("the peer went away");
 		usleep(20);
 	}
 	if (r < 0)
@@ -398,7 +419,9 @@ static bool send_recv(struct node *n, const struct opts *o)
 {
 	uint32_t sent[MAX_QPS] = {}, done[MAX_QPS] = {}, got[MAX_QPS] = {};
 	long total = (long)o->sends * n->qps, recvd = 0, completed = 0;
+	time_t end = time(NULL) + CQ_WAIT_S;
 	uint8_t want[SEND_BYTES];
+	unsigned int idle = 0;
 	struct ibv_wc wc;
 	int q, i;
 
@@ -409,6 +432,12 @@ static bool send_recv(struct node *n, const struct opts *o)
 	if (!barrier(n))
 		FAIL("the peer went away");
 	while (recvd < total || completed < total) {
+		if (time(NULL) > end)
+			FAIL("%ld of %ld SENDs completed, %ld received, none for %d s", completed,
+			     total, recvd, CQ_WAIT_S);
+		if (!peer_alive(&idle))
+			FAIL("the peer went away: %ld of %ld SENDs completed, %ld received",
+			     completed, total, recvd);
 		for (q = 0; q < n->qps; q++) {
 			while (sent[q] < (uint32_t)o->sends && sent[q] - done[q] < SEND_DEPTH) {
 				uint8_t *p = send_slot(n, o->size, q) + (sent[q] % SEND_DEPTH) * SEND_BYTES;
@@ -424,6 +453,7 @@ static bool send_recv(struct node *n, const struct opts *o)
 				FAIL("SEND completed with %s", ibv_wc_status_str(wc.status));
 			done[wc.wr_id]++;
 			completed++;
+			end = time(NULL) + CQ_WAIT_S;
 		}
 		if (recvd < total && ibv_poll_cq(n->rcq, 1, &wc) > 0) {
 			uint8_t *p;
@@ -443,6 +473,7 @@ static bool send_recv(struct node *n, const struct opts *o)
 			}
 			got[q]++;
 			recvd++;
+			end = time(NULL) + CQ_WAIT_S;
 			if (!post_recv(n, o->size, q, i))
 				FAIL("ibv_post_recv failed");
 		}
@@ -816,6 +847,7 @@ static bool srq_traffic(struct node *n, const struct opts *o, struct ibv_qp **qp
 	long total = (long)sends * n->qps, recvd = 0, completed = 0;
 	uint8_t want[SEND_BYTES], *p;
 	time_t end = time(NULL) + CQ_WAIT_S;
+	unsigned int idle = 0;
 	struct ibv_wc wc;
 	int q, i;
 
@@ -828,6 +860,9 @@ static bool srq_traffic(struct node *n, const struct opts *o, struct ibv_qp **qp
 		if (time(NULL) > end)
 			FAIL("%ld of %ld SENDs completed, %ld received within %d s", completed,
 			     total, recvd, CQ_WAIT_S);
+		if (!peer_alive(&idle))
+			FAIL("the peer went away: %ld of %ld SENDs completed, %ld received",
+			     completed, total, recvd);
 		for (q = 0; q < n->qps; q++) {
 			while (sent[q] < sends && sent[q] - done[q] < SEND_DEPTH) {
 				struct ibv_sge sge;
@@ -1162,6 +1197,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n1..9\n");
 	n.sock = connect_peer(&o);
+	peer_sock = n.sock;
 	result(n.sock >= 0 && open_node(&n, &o) && connect_qps(&n, &o), "connect");
 	if (!failed)
 		result(send_recv(&n, &o), "send_recv");
