@@ -103,6 +103,40 @@ pair_ping() {
 	fi
 }
 
+# pair_meet: wait until the peer comes to the same test, so that a test
+# that failed at once on one side and ran to its time limit on the other
+# does not leave the two guests that far apart for every test after it
+# (a client giving up before its late server listens).  Each side listens
+# on a TCP port of the pair (7900 plus both guests' numbers: a guest that
+# meets two peers in turn is not met by the wrong one) and says so to the
+# peer's until the peer took it; both go on once each heard the other.
+# The wait is bounded by the longest a test of the peer may take.
+# PAIR_MEET=0: not (a pair with one test, whose peer may have no nc).
+pair_meet() {
+	[ "${PAIR_MEET:-1}" = 1 ] || return 0
+	case ${PEER#xrdma-vm} in
+	'' | *[!0-9]*) meet_port=7900 ;;
+	*) meet_port=$((7900 + XRDMA_VM_INDEX + ${PEER#xrdma-vm})) ;;
+	esac
+	rm -f /tmp/meet /tmp/meet.in
+	setsid sh -c "until nc -l -p $meet_port >/tmp/meet.in 2>/dev/null && [ -s /tmp/meet.in ]; do
+			sleep 0.1
+		done
+		mv /tmp/meet.in /tmp/meet" &
+	meet_pid=$!
+	meet_told=0
+	meet_ticks=$(((${PAIR_TIMEOUT:-300} + 150) * 5))
+	while [ $meet_ticks -gt 0 ]; do
+		[ $meet_told = 1 ] || { echo "$(hostname)" | nc "$PEER" $meet_port 2>/dev/null && meet_told=1; }
+		[ $meet_told = 1 ] && [ -e /tmp/meet ] && break
+		sleep 0.2
+		meet_ticks=$((meet_ticks - 1))
+	done
+	kill -TERM -- -$meet_pid 2>/dev/null
+	wait $meet_pid 2>/dev/null
+	[ $meet_ticks -gt 0 ] || echo "# $PEER did not come to test $((n + 1)) in time"
+}
+
 # pair_run NAME SERVER PROG ARGS: guest SERVER runs "PROG -d DEV ARGS", the
 # other "PROG -d DEV ARGS PEER", retrying while the server does not listen
 # yet: for as long as the server may still be busy with the test before
@@ -114,6 +148,7 @@ pair_run() {
 	name=$1 server=$2 prog=$3
 	shift 3
 	limit=${PAIR_TIMEOUT:-300}
+	pair_meet
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
 		pair_timeout "$limit" "$prog -d $DEV $*" >/tmp/pair.log 2>&1
 		st=$?
@@ -144,6 +179,7 @@ pair_run() {
 pair_rping() {
 	name=$1 server=$2
 	shift 2
+	pair_meet
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
 		# rping's server always ends with "wait for RDMA_READ_ADV state
 		# 10" and status 255 when its client disconnects, on Linux too.
@@ -227,6 +263,7 @@ pair_tell() {
 # pair_crash_report finds, and fails the test.
 pair_cm_run() {
 	name=$1 server=$2 restart="restart $((n + 1))"
+	pair_meet
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
 		for run in 1 2 3; do
 			rm -f /tmp/cm.restart /tmp/cm.pg
@@ -346,6 +383,7 @@ pair_mckey() {
 # ("invalid service ID", 8), which rping reports.  Both guests do it at
 # once, so each side's CM both asks and rejects.
 pair_rping_rejected() {
+	pair_meet
 	out=$(timeout 120 rping -c -a "$PEER" -p 7471 -C 1 -v 2>&1)
 	if echo "$out" | grep -q "RDMA_CM_EVENT_REJECTED, error 8"; then
 		say ok "$1"
