@@ -473,8 +473,7 @@ int main(int argc, char **argv)
 				strerror(-tap.fd));
 			return XE_EXIT_USAGE;
 		}
-		xe.eth_xmit = xe_tap_xmit;
-		xe.wire_ctx = &tap;
+		xe_tap_attach(&xe, &tap);
 	}
 	if (args.sw) {
 		err = xe_switch_open(&tap.sw, args.sw, xe.id.mac);

@@ -234,6 +234,57 @@ static struct xe_switch_out *xe_switch_out(struct xe_switch *sw, const uint8_t *
 }
 
 /*
+ * Room in o's ring for a frame of len bytes (sw->reserved, for
+ * xe_switch_commit()): the frame's place, NULL and -ENOSPC the ring is
+ * full, or -EPROTO the receiver broke it (o is closed).
+ */
+static uint8_t *xe_switch_room(struct xe_switch *sw, struct xe_switch_out *o, size_t len,
+			       int *err)
+{
+	int64_t queued = xe_swring_queued(&o->ring);
+	uint8_t *p;
+
+	if (queued < 0) {
+		xe_switch_out_close(o);
+		*err = -EPROTO;
+		return NULL;
+	}
+	p = xe_swring_reserve(&o->ring, queued, len);
+	if (!p) {
+		*err = -ENOSPC;
+		return NULL;
+	}
+	sw->reserved = o;
+	sw->reserved_queued = queued;
+	return p;
+}
+
+uint8_t *xe_switch_reserve(struct xe_switch *sw, const uint8_t *dst, size_t len)
+{
+	struct xe_switch_out *o;
+	int err;
+
+	sw->reserved = NULL;
+	if (sw->held_count || !xe_switch_wants(sw, dst))
+		return NULL;
+	o = xe_switch_out(sw, dst);
+	return o ? xe_switch_room(sw, o, len, &err) : NULL;
+}
+
+void xe_switch_commit(struct xe_switch *sw, size_t len)
+{
+	struct xe_switch_out *o = sw->reserved;
+	uint8_t *frame = xe_swring_commit(&o->ring, len);
+
+	/* This port's queue at the destination is long: congestion marked (DCQCN). */
+	if ((size_t)sw->reserved_queued > sw->mark_bytes)
+		xe_frame_mark_ce(frame, len);
+	xe_swring_publish(&o->ring);
+	o->kick = true;
+	sw->reserved = NULL;
+}
+
+/*
  * Put a frame into o's ring and publish it, marked CE when more than
  * mark_bytes waited there: 0, -ENOSPC the ring is full, -EPROTO the
  * receiver broke it (o is closed).
@@ -241,21 +292,14 @@ static struct xe_switch_out *xe_switch_out(struct xe_switch *sw, const uint8_t *
 static int xe_switch_put(struct xe_switch *sw, struct xe_switch_out *o, const uint8_t *frame,
 			 size_t len)
 {
-	int64_t queued = xe_swring_queued(&o->ring);
-	uint8_t *copy;
+	uint8_t *p;
+	int err;
 
-	if (queued < 0) {
-		xe_switch_out_close(o);
-		return -EPROTO;
-	}
-	copy = xe_swring_put(&o->ring, frame, len);
-	if (!copy)
-		return -ENOSPC;
-	/* This port's queue at the destination is long: congestion marked (DCQCN). */
-	if ((size_t)queued > sw->mark_bytes)
-		xe_frame_mark_ce(copy, len);
-	xe_swring_publish(&o->ring);
-	o->kick = true;
+	p = xe_switch_room(sw, o, len, &err);
+	if (!p)
+		return err;
+	memcpy(p, frame, len);
+	xe_switch_commit(sw, len);
 	return 0;
 }
 

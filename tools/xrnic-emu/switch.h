@@ -96,6 +96,8 @@ struct xe_switch {
 	struct xe_switch_out out[XE_SWITCH_PEERS];
 	struct xe_switch_in in[XE_SWITCH_PEERS];
 	unsigned int next_in;		/* the ring xe_switch_recv() starts at */
+	struct xe_switch_out *reserved;	/* xe_switch_reserve()'s, or NULL */
+	int64_t reserved_queued;	/* what waited in its ring then */
 	/* Lossless mode (xe_switch_lossless()); held is NULL in the lossy one. */
 	struct xe_switch_held *held;	/* a ring of XE_SWITCH_HELD */
 	unsigned int held_first, held_count;
@@ -133,6 +135,19 @@ bool xe_switch_wants(const struct xe_switch *sw, const uint8_t *dst);
  * instead: 1 (a frame past the headroom is lost: -EAGAIN).
  */
 int xe_switch_xmit(struct xe_switch *sw, const uint8_t *frame, size_t len);
+/*
+ * Room for a frame of len bytes to dst in its destination's ring, to be
+ * built there and sent by xe_switch_commit(): one copy less.  NULL when
+ * not (no port there, a full ring, a pause on, no switch): the caller
+ * builds it elsewhere and sends it as any other frame, which judges it.
+ * Nothing is sent until the commit; a reservation not committed is
+ * forgotten by the next.  The frame's bytes are in memory the receiver
+ * maps: what the sender does with them after building must not trust
+ * them more than any received frame.
+ */
+uint8_t *xe_switch_reserve(struct xe_switch *sw, const uint8_t *dst, size_t len);
+/* Send the frame of len bytes (at most the reserved length) built where xe_switch_reserve() said. */
+void xe_switch_commit(struct xe_switch *sw, size_t len);
 /*
  * After each turn of the main loop: wake the receivers that sleep on what
  * was sent; in lossless mode, paused, start the pause's clock at now and,

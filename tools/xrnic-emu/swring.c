@@ -111,18 +111,19 @@ int64_t xe_swring_queued(const struct xe_swring *r)
 	return q > XE_SWRING_SIZE ? -EPROTO : (int64_t)q;
 }
 
-uint8_t *xe_swring_put(struct xe_swring *r, const uint8_t *frame, size_t len)
+uint8_t *xe_swring_reserve(struct xe_swring *r, uint64_t queued, size_t len)
 {
-	int64_t q = xe_swring_queued(r);
-	uint32_t n = len;
-	uint8_t *p;
-
-	if (q < 0 || !len || len > XE_SWRING_FRAME_MAX ||
-	    (uint64_t)q + XE_SWRING_RECORD(len) > XE_SWRING_SIZE)
+	if (!len || len > XE_SWRING_FRAME_MAX || queued + XE_SWRING_RECORD(len) > XE_SWRING_SIZE)
 		return NULL;
-	p = r->data + (r->idx & XE_SWRING_MASK);
+	return r->data + (r->idx & XE_SWRING_MASK) + sizeof(uint32_t);
+}
+
+uint8_t *xe_swring_commit(struct xe_swring *r, size_t len)
+{
+	uint8_t *p = r->data + (r->idx & XE_SWRING_MASK);
+	uint32_t n = len;
+
 	memcpy(p, &n, sizeof(n));
-	memcpy(p + sizeof(n), frame, len);
 	r->idx += XE_SWRING_RECORD(len);
 	return p + sizeof(n);
 }

@@ -74,11 +74,17 @@ void xe_swring_close(struct xe_swring *r);
  */
 int64_t xe_swring_queued(const struct xe_swring *r);
 /*
- * Producer: copy a frame of len (1 to XE_SWRING_FRAME_MAX) bytes into
- * the ring, not yet published; returns its copy (the caller may still
- * change it), or NULL: no room (or a broken ring, see xe_swring_queued()).
+ * Producer: where a frame of len (1 to XE_SWRING_FRAME_MAX) bytes goes,
+ * for the caller to write it there, or NULL: no room.  queued is what
+ * xe_swring_queued() returned (not negative).  Nothing is put until
+ * xe_swring_commit(); a reservation not committed is forgotten.
  */
-uint8_t *xe_swring_put(struct xe_swring *r, const uint8_t *frame, size_t len);
+uint8_t *xe_swring_reserve(struct xe_swring *r, uint64_t queued, size_t len);
+/*
+ * Producer: put the frame of len bytes (at most the reserved length)
+ * written where xe_swring_reserve() said, not yet published; returns it.
+ */
+uint8_t *xe_swring_commit(struct xe_swring *r, size_t len);
 /* Producer: let the consumer see what was put. */
 void xe_swring_publish(struct xe_swring *r);
 /* Producer, after publishing: true when the consumer sleeps and must be woken. */

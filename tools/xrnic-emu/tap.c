@@ -116,6 +116,30 @@ void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len)
 	}
 }
 
+static uint8_t *xe_tap_reserve(struct xe_dev *xe, const uint8_t *dmac, size_t len)
+{
+	struct xe_tap *tap = xe->wire_ctx;
+
+	return xe_switch_reserve(&tap->sw, dmac, len);
+}
+
+static void xe_tap_commit(struct xe_dev *xe, uint8_t *frame, size_t len)
+{
+	struct xe_tap *tap = xe->wire_ctx;
+
+	if (tap->pcap)
+		xe_pcap_frame(tap->pcap, frame, len);
+	xe_switch_commit(&tap->sw, len);
+}
+
+void xe_tap_attach(struct xe_dev *xe, struct xe_tap *tap)
+{
+	xe->eth_xmit = xe_tap_xmit;
+	xe->eth_reserve = xe_tap_reserve;
+	xe->eth_commit = xe_tap_commit;
+	xe->wire_ctx = tap;
+}
+
 /* A frame from the wire: captured, then the port sorts it. */
 static void xe_tap_deliver(void *ctx, const uint8_t *frame, size_t len)
 {

@@ -26,10 +26,13 @@ struct xe_tap {
  */
 int xe_tap_open(const char *name);
 /*
- * xe_dev.eth_xmit of a tap: wire_ctx points to the struct xe_tap.  A frame
- * for the switch goes into its destination's ring at once (or is held
- * while the port is paused).
+ * Make tap xe's wire (xe_dev.eth_xmit, eth_reserve, eth_commit, wire_ctx).
+ * A frame for the switch goes into its destination's ring at once (or is
+ * held while the port is paused); one the device can build in the ring
+ * (eth_reserve) is.
  */
+void xe_tap_attach(struct xe_dev *xe, struct xe_tap *tap);
+/* xe_dev.eth_xmit of a tap. */
 void xe_tap_xmit(struct xe_dev *xe, const uint8_t *frame, size_t len);
 /*
  * After each turn of the main loop: wake the switch's receivers that sleep

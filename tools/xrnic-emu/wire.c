@@ -21,15 +21,25 @@
 /* The largest frame: outer headers, transport headers, an MTU, pad, ICRC. */
 #define XE_WIRE_MAX_FRAME	(XE_FRAME_MAX_OUTER + XE_PKT_MAX_HDR + 4096 + 3 + XE_ICRC_LEN)
 
-/* Put a packet on the wire as a RoCE v2 frame to the path's next hop. */
+/*
+ * Put a packet on the wire as a RoCE v2 frame of frame_len bytes to the
+ * path's next hop: built where the wire will send it from when it can
+ * say (eth_reserve: no faults to inject, the link up), else here.
+ */
 static void xe_wire_out(struct xe_dev *xe, const struct xe_path *path, const uint8_t *hdr,
 			size_t hdr_len, const struct xe_pkt *p, const struct xe_buf *payload,
-			uint64_t payload_off)
+			uint64_t payload_off, size_t frame_len)
 {
-	static uint8_t frame[XE_WIRE_MAX_FRAME];
+	static uint8_t buf[XE_WIRE_MAX_FRAME];
 	size_t len = hdr_len + p->payload_len + p->pad, outer;
+	uint8_t *frame = NULL, *in_place;
 	struct xe_buf body;
 
+	if (xe->eth_reserve && !xe->faults.active && !xe->link_down)
+		frame = xe->eth_reserve(xe, path->dmac, frame_len);
+	in_place = frame;
+	if (!frame)
+		frame = buf;
 	outer = xe_frame_outer(frame, path, len, xe->ip_id++);
 	memcpy(frame + outer, hdr, hdr_len);
 	body = (struct xe_buf){ .host = frame + outer + hdr_len, .len = p->payload_len };
@@ -37,12 +47,16 @@ static void xe_wire_out(struct xe_dev *xe, const struct xe_path *path, const uin
 	if (p->payload_len && xe_buf_copy(xe, &body, 0, payload, payload_off, p->payload_len))
 		return;
 	memset(frame + outer + hdr_len + p->payload_len, 0, p->pad);
-	xe_frame_seal(frame, outer + len + XE_ICRC_LEN);
+	xe_frame_seal(frame, frame_len);
+	if (in_place) {
+		xe->eth_commit(xe, frame, frame_len);
+		return;
+	}
 	if (xe->link_down) {
 		xe->counters[XRNIC_CNT_ETH_TX_LINK_DOWN]++;
 		return;
 	}
-	xe_fault_xmit(xe, frame, outer + len + XE_ICRC_LEN);
+	xe_fault_xmit(xe, frame, frame_len);
 }
 
 size_t xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loopback,
@@ -64,7 +78,7 @@ size_t xe_wire_send_path(struct xe_dev *xe, const struct xe_path *path, bool loo
 	frame_len = XE_ETH_HLEN + (xe_gid_is_v4(path->dgid) ? XE_IPV4_HLEN : XE_IPV6_HLEN) +
 		    XE_UDP_HLEN + f.len + XE_ICRC_LEN;
 	if (!loopback) {
-		xe_wire_out(xe, path, hdr, n, p, payload, payload_off);
+		xe_wire_out(xe, path, hdr, n, p, payload, payload_off, frame_len);
 		return frame_len;
 	}
 	/* A datagram's receiver sees the IP header it would have had on the wire. */

@@ -117,8 +117,7 @@ static int switch_port(struct dev *d)
 
 	snprintf(name, sizeof(name), "bench-%d", (int)getpid());
 	d->tap = (struct xe_tap){ .fd = -1 };
-	d->xe.eth_xmit = xe_tap_xmit;
-	d->xe.wire_ctx = &d->tap;
+	xe_tap_attach(&d->xe, &d->tap);
 	return xe_switch_open(&d->tap.sw, name, d->xe.id.mac);
 }
 
