@@ -491,6 +491,28 @@ static bool xe_switch_in_read(struct xe_switch_in *in)
 	}
 }
 
+/*
+ * A free slot for a new connection, or XE_SWITCH_PEERS: none.  With every
+ * slot taken, one whose connection has sent no offer yet is closed for it
+ * (a sender offers at once): connections that never offer cannot keep the
+ * port's slots from the senders that do.
+ */
+static unsigned int xe_switch_free_in(struct xe_switch *sw)
+{
+	unsigned int i;
+
+	for (i = 0; i < XE_SWITCH_PEERS; i++)
+		if (sw->in[i].fd < 0)
+			return i;
+	for (i = 0; i < XE_SWITCH_PEERS; i++) {
+		if (sw->in[i].ring.fd < 0) {
+			xe_switch_in_close(&sw->in[i]);
+			return i;
+		}
+	}
+	return XE_SWITCH_PEERS;
+}
+
 /* A new connection: a port that will send to this one. */
 static void xe_switch_accept(struct xe_switch *sw)
 {
@@ -498,8 +520,7 @@ static void xe_switch_accept(struct xe_switch *sw)
 	int fd;
 
 	while ((fd = accept4(sw->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		for (i = 0; i < XE_SWITCH_PEERS && sw->in[i].fd >= 0; i++)
-			;
+		i = xe_switch_free_in(sw);
 		if (i == XE_SWITCH_PEERS || xe_switch_watch(sw, fd, XE_SWITCH_EV_IN + i)) {
 			close(fd);	/* the sender finds it closed and uses the tap */
 			continue;

@@ -17,8 +17,9 @@
  * receiver sleeps) and the end of either side: a receiver that leaves
  * closes it, and the sender's next frame connects again.  A destination
  * without a port (a virtio-net guest's, a broadcast) gets its frames on
- * the tap, as does one past XE_SWITCH_PEERS, and the switch tries it
- * again after XE_SWITCH_RETRY_NS.
+ * the tap, as does one past XE_SWITCH_PEERS (a connection that has not
+ * offered its ring yet gives up its slot to a new one), and the switch
+ * tries it again after XE_SWITCH_RETRY_NS.
  *
  * The switch marks congestion as a DCQCN fabric's switches do (ECN with a
  * threshold): while more than @mark_bytes of a port's frames wait unread

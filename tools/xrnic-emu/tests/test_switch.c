@@ -448,6 +448,31 @@ TEST_F(ports, a_port_takes_no_more_senders_than_it_has_slots)
 }
 
 /*
+ * Connections that never offer a ring (a hostile local process) take
+ * every slot: a real sender's connection takes one of theirs, and its
+ * frames go through its ring.
+ */
+TEST_F(ports, connections_without_an_offer_give_their_slots_to_senders)
+{
+	static struct seen s;
+	int c[XE_SWITCH_PEERS], i, gone = 0;
+
+	for (i = 0; i < XE_SWITCH_PEERS; i++)
+		ASSERT_LE(0, c[i] = raw_connect(my));
+	xe_switch_events(self->y);
+	for (i = 0; i < XE_SWITCH_PEERS; i++)
+		ASSERT_LE(0, self->y->in[i].fd);
+	ASSERT_EQ(0, send_one(self->x, my, 9, 60));
+	EXPECT_EQ(1, take_all(self->y, &s));
+	EXPECT_EQ(9, s.tag[0]);
+	for (i = 0; i < XE_SWITCH_PEERS; i++) {
+		gone += closed(c[i]);
+		close(c[i]);
+	}
+	EXPECT_EQ(1, gone);
+}
+
+/*
  * A sender that writes a record the ring cannot hold (here x's own ring,
  * changed behind its back): the receiver takes the good frames before it,
  * then closes that ring and counts it; the sender's next frame gets a new
