@@ -119,7 +119,9 @@ pair_meet() {
 	*) meet_port=$((7900 + XRDMA_VM_INDEX + ${PEER#xrdma-vm})) ;;
 	esac
 	rm -f /tmp/meet /tmp/meet.in
-	setsid sh -c "until nc -l -p $meet_port >/tmp/meet.in 2>/dev/null && [ -s /tmp/meet.in ]; do
+	# Nothing from stdin: a caller's loop may be reading a list from it.
+	setsid sh -c "until nc -l -p $meet_port </dev/null >/tmp/meet.in 2>/dev/null &&
+			[ -s /tmp/meet.in ]; do
 			sleep 0.1
 		done
 		mv /tmp/meet.in /tmp/meet" &
@@ -127,7 +129,8 @@ pair_meet() {
 	meet_told=0
 	meet_ticks=$(((${PAIR_TIMEOUT:-300} + 150) * 5))
 	while [ $meet_ticks -gt 0 ]; do
-		[ $meet_told = 1 ] || { echo "$(hostname)" | nc "$PEER" $meet_port 2>/dev/null && meet_told=1; }
+		[ $meet_told = 1 ] ||
+			{ hostname | nc "$PEER" $meet_port >/dev/null 2>&1 && meet_told=1; }
 		[ $meet_told = 1 ] && [ -e /tmp/meet ] && break
 		sleep 0.2
 		meet_ticks=$((meet_ticks - 1))
