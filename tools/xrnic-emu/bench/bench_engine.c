@@ -171,10 +171,11 @@ static bool ring_done(struct dev *d, int q, uint64_t pi)
 /*
  * WRITEs of size bytes for SECONDS from a's QP q: to a's other QP (b
  * NULL), or to the QP of b it is connected to, the frames moved by
- * deliver.  Returns bytes a second, or -1; and, unless cpu is NULL, the
- * milliseconds of this thread per GB moved (both devices' work).
+ * deliver; its errors say name.  Returns bytes a second, or -1; and,
+ * unless cpu is NULL, the milliseconds of this thread per GB moved (both
+ * devices' work).
  */
-static double run_writes(struct dev *a, int q, struct dev *b, uint32_t size,
+static double run_writes(const char *name, struct dev *a, int q, struct dev *b, uint32_t size,
 			 unsigned int (*deliver)(struct dev *from, struct dev *to), double *cpu)
 {
 	struct xrnic_qp_db *db = (void *)(a->xe.mem.base + XE_LB_QP_DB(q));
@@ -213,8 +214,8 @@ static double run_writes(struct dev *a, int q, struct dev *b, uint32_t size,
 			}
 		}
 		if (!ring_done(a, q, pi)) {
-			fprintf(stderr, "bench_engine: the device stopped before WQE %lu\n",
-				(unsigned long)pi);
+			fprintf(stderr, "bench_engine: %s: the device stopped before WQE %lu\n",
+				name, (unsigned long)pi);
 			return -1;
 		}
 		bytes += (uint64_t)XE_LB_DEPTH * size;
@@ -224,13 +225,14 @@ static double run_writes(struct dev *a, int q, struct dev *b, uint32_t size,
 		*cpu = (clock_s(CLOCK_THREAD_CPUTIME_ID) - c0) * 1e3 / (bytes / 1e9);
 	/* What the WRITEs covered, from the region's start. */
 	if (memcmp(src, dst, bytes < HALF ? bytes : HALF)) {
-		fprintf(stderr, "bench_engine: data differs\n");
+		fprintf(stderr, "bench_engine: %s: data differs\n", name);
 		return -1;
 	}
 	/* The WRITEs are unsignaled: any completion is an error's. */
 	cqe = xe_lb_poll_cq(&a->xe, &a->cq_ci);
 	if (cqe) {
-		fprintf(stderr, "bench_engine: a WRITE completed with status %u\n", cqe->status);
+		fprintf(stderr, "bench_engine: %s: a WRITE completed with status %u\n", name,
+			cqe->status);
 		return -1;
 	}
 	return bytes / (t - t0);
@@ -264,17 +266,17 @@ int main(void)
 		fprintf(stderr, "bench_engine: setup failed\n");
 		return 1;
 	}
-	lb = run_writes(&a, 0, NULL, MSG, NULL, NULL);
+	lb = run_writes("engine_write", &a, 0, NULL, MSG, NULL, NULL);
 	/* Now that a's QP 1 no longer answers its QP 0. */
 	if (xe_lb_connect(&a.xe, &a.lb, a.lb.qpn[1], &b.xe, b.lb.qpn[0], false))
 		return 1;
-	wire = run_writes(&a, 1, &b, MSG, deliver_wire, NULL);
-	msg = run_writes(&a, 1, &b, SMALL, deliver_wire, NULL);
+	wire = run_writes("wire_write", &a, 1, &b, MSG, deliver_wire, NULL);
+	msg = run_writes("wire_write_msg", &a, 1, &b, SMALL, deliver_wire, NULL);
 	if (switch_namespace() || switch_port(&a) || switch_port(&b)) {
 		fprintf(stderr, "bench_engine: no switch of its own: %m (switch_write needs root)\n");
 		return 1;
 	}
-	sw = run_writes(&a, 1, &b, MSG, deliver_switch, &sw_cpu);
+	sw = run_writes("switch_write", &a, 1, &b, MSG, deliver_switch, &sw_cpu);
 	mc = run_memcpy(&a);
 	if (lb < 0 || wire < 0 || msg < 0 || sw < 0)
 		return 1;
