@@ -123,6 +123,9 @@ static int switch_port(struct dev *d)
 
 static int dev_init(struct dev *d, uint8_t last_mac_byte)
 {
+	struct xe_qp *qp;
+	int i;
+
 	d->xe = (struct xe_dev){
 		.bar2 = aligned_alloc(XRNIC_PAGE_SIZE, XRNIC_BAR2_SIZE), .raise_irq = no_irq,
 		.log = fopen("/dev/null", "w"), .eth_xmit = queue_frame, .wire_ctx = &d->out,
@@ -133,7 +136,20 @@ static int dev_init(struct dev *d, uint8_t last_mac_byte)
 		return -1;
 	xe_dev_init(&d->xe);
 	d->xe.poll_linger_ns = 0;
-	return xe_lb_setup(&d->xe, &d->lb, 2 * HALF, 0) ? -1 : 0;
+	if (xe_lb_setup(&d->xe, &d->lb, 2 * HALF, 0))
+		return -1;
+	/*
+	 * As perftest's QPs: 7 retries of a 67 ms ACK timeout (0 and none,
+	 * the loopback's own, failed a WRITE whenever the host stopped this
+	 * thread for longer between a frame and its answer).
+	 */
+	for (i = 0; i < 2; i++) {
+		qp = xe_qp_get(&d->xe, d->lb.qpn[i]);
+		qp->attr.timeout = 14;
+		qp->attr.retry_cnt = 7;
+		qp->req.retry_left = 7;
+	}
+	return 0;
 }
 
 /*
