@@ -108,29 +108,28 @@ pair_ping() {
 # does not leave the two guests that far apart for every test after it
 # (a client giving up before its late server listens).  Each side listens
 # on a TCP port of the pair (7900 plus both guests' numbers: a guest that
-# meets two peers in turn is not met by the wrong one) and says so to the
-# peer's until the peer took it; both go on once each heard the other.
-# The wait is bounded by the longest a test of the peer may take.
-# PAIR_MEET=0: not (a pair with one test, whose peer may have no nc).
+# meets two peers in turn is not met by the wrong one) and connects to
+# the peer's until the peer took it; both go on once each was connected
+# to.  A connection is the whole message: busybox nc -l with nothing to
+# send ends as soon as it has accepted one, and loses what the peer sends
+# after that.  The wait is bounded by the longest a test of the peer may
+# take.  PAIR_MEET=0: not (a pair with one test, whose peer may have no nc).
 pair_meet() {
 	[ "${PAIR_MEET:-1}" = 1 ] || return 0
 	case ${PEER#xrdma-vm} in
 	'' | *[!0-9]*) meet_port=7900 ;;
 	*) meet_port=$((7900 + XRDMA_VM_INDEX + ${PEER#xrdma-vm})) ;;
 	esac
-	rm -f /tmp/meet /tmp/meet.in
+	rm -f /tmp/meet
 	# Nothing from stdin: a caller's loop may be reading a list from it.
-	setsid sh -c "until nc -l -p $meet_port </dev/null >/tmp/meet.in 2>/dev/null &&
-			[ -s /tmp/meet.in ]; do
-			sleep 0.1
-		done
-		mv /tmp/meet.in /tmp/meet" &
+	setsid sh -c "until nc -l -p $meet_port </dev/null >/dev/null 2>&1; do sleep 0.1; done
+		touch /tmp/meet" &
 	meet_pid=$!
 	meet_told=0
 	meet_ticks=$(((${PAIR_TIMEOUT:-300} + 150) * 5))
 	while [ $meet_ticks -gt 0 ]; do
 		[ $meet_told = 1 ] ||
-			{ hostname | nc "$PEER" $meet_port >/dev/null 2>&1 && meet_told=1; }
+			{ nc "$PEER" $meet_port </dev/null >/dev/null 2>&1 && meet_told=1; }
 		[ $meet_told = 1 ] && [ -e /tmp/meet ] && break
 		sleep 0.2
 		meet_ticks=$((meet_ticks - 1))
