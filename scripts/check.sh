@@ -174,8 +174,11 @@ layer kselftests-vm scripts/xrdma-vm run --vms 2 --extra-ivshmem \
 # once from Debian's linux-source and cached (scripts/debug-kernel.sh); a
 # report of any of them fails the run (scripts/xrdma-vm), and the guests
 # check that the instruments stayed on and that kmemleak finds nothing.
+# They run after an earlier layer failed too (the run fails all the same),
+# so that one failure does not hide theirs; not when the build failed.
+failed_before=$fail
 layer debug-modules one_test build.debug_kernel_modules scripts/debug-modules.sh
-if [ "$fail" -eq 0 ]; then
+if [ "$fail" -eq "$failed_before" ]; then
 	ddir=$(scripts/debug-kernel.sh)
 	drel=$(<"$ddir/release")
 	dsrc=build/debug-kernel/src

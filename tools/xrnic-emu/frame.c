@@ -207,14 +207,15 @@ static const uint8_t *xe_frame_udp(const uint8_t *frame, size_t len, size_t *udp
 	return NULL;
 }
 
-int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out)
+int xe_frame_parse_head(const uint8_t *head, const uint8_t *frame, size_t len,
+			struct xe_roce_frame *out)
 {
-	const uint8_t *ip = frame + XE_ETH_HLEN, *udp, *icrc;
+	const uint8_t *ip = head + XE_ETH_HLEN, *udp, *icrc;
 	size_t udp_len, ip_len;
 	uint32_t crc;
 	int bad;
 
-	udp = xe_frame_udp(frame, len, &udp_len, &bad);
+	udp = xe_frame_udp(head, len, &udp_len, &bad);
 	if (!udp)
 		return bad ? -1 : 0;
 	if (xe_get16(udp + 4) != udp_len || udp_len < XE_UDP_HLEN + XE_BTH_LEN + XE_ICRC_LEN)
@@ -223,13 +224,19 @@ int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out)
 	out->ip = ip;
 	out->ip_len = ip_len;
 	out->bth = udp + XE_UDP_HLEN;
+	out->body = frame + (out->bth - head);
 	out->len = udp_len - XE_UDP_HLEN - XE_ICRC_LEN;
-	icrc = out->bth + out->len;
-	crc = xe_icrc(ip, ip_len, out->len);
+	icrc = out->body + out->len;
+	crc = xe_icrc(frame + XE_ETH_HLEN, ip_len, out->len);
 	if (crc != ((uint32_t)icrc[0] | icrc[1] << 8 | icrc[2] << 16 | (uint32_t)icrc[3] << 24))
 		return -2;
 	xe_ip_gids(ip, ip_len, out->sgid, out->dgid);
 	return 1;
+}
+
+int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out)
+{
+	return xe_frame_parse_head(frame, frame, len, out);
 }
 
 void xe_ip_gids(const uint8_t *ip, size_t ip_len, uint8_t *sgid, uint8_t *dgid)

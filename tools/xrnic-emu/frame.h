@@ -44,7 +44,8 @@ struct xe_path {
 
 /* A RoCE v2 frame, checked: where its transport packet is. */
 struct xe_roce_frame {
-	const uint8_t *bth;		/* BTH first */
+	const uint8_t *bth;		/* BTH first, in head */
+	const uint8_t *body;		/* the same in frame: where the payload is */
 	size_t len;			/* BTH .. pad, without the ICRC */
 	uint8_t sgid[16], dgid[16];	/* the IP addresses, as GIDs */
 	const uint8_t *ip;		/* the IP header: XE_IPV4_HLEN or XE_IPV6_HLEN */
@@ -79,6 +80,18 @@ void xe_frame_seal(uint8_t *frame, size_t len);
  * checksum, -2 for one with a bad ICRC (both dropped).
  */
 int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out);
+
+/* The bytes at a frame's start that hold all of its headers. */
+#define XE_FRAME_HEAD		128
+
+/*
+ * xe_frame_parse() of a frame that its sender may still write (the
+ * switch's ring): the headers are read from head, a copy of the frame's
+ * first XE_FRAME_HEAD bytes (or all len when fewer), and only the ICRC
+ * from frame.  out->bth is in head, out->body in frame.
+ */
+int xe_frame_parse_head(const uint8_t *head, const uint8_t *frame, size_t len,
+			struct xe_roce_frame *out);
 
 /* The ECN field of an IP header of ip_len bytes (XE_IPV4_HLEN or XE_IPV6_HLEN). */
 static inline uint8_t xe_ip_ecn(const uint8_t *ip, size_t ip_len)

@@ -562,7 +562,7 @@ unsigned int xe_switch_recv(struct xe_switch *sw,
 			    void (*fn)(void *ctx, const uint8_t *frame, size_t len), void *ctx,
 			    bool *more)
 {
-	static uint8_t frame[XE_SWRING_FRAME_MAX];
+	const uint8_t *frame;
 	unsigned int frames = 0, i, k;
 	size_t bytes = 0;
 	bool progress;
@@ -575,7 +575,7 @@ unsigned int xe_switch_recv(struct xe_switch *sw,
 			i = (sw->next_in + k) % XE_SWITCH_PEERS;
 			if (sw->in[i].ring.fd < 0)
 				continue;
-			n = xe_swring_get(&sw->in[i].ring, frame);
+			n = xe_swring_peek(&sw->in[i].ring, &frame);
 			if (n < 0) {
 				sw->bad++;
 				xe_switch_in_close(&sw->in[i]);
@@ -584,6 +584,7 @@ unsigned int xe_switch_recv(struct xe_switch *sw,
 			if (!n)
 				continue;
 			fn(ctx, frame, n);
+			xe_swring_done(&sw->in[i].ring, n);
 			frames++;
 			progress = true;
 			bytes += n;

@@ -167,7 +167,8 @@ void xe_switch_events(struct xe_switch *sw);
  * Hand the frames waiting in the rings of others to fn, each once, in
  * order per ring, the rings in turn, up to XE_SWITCH_RECV_BYTES; returns
  * how many, and sets *more when more may wait.  A broken ring is closed
- * and counted in bad.
+ * and counted in bad.  Each frame is where it lies in the ring, which its
+ * sender may write: fn reads each byte once, or copies first.
  */
 unsigned int xe_switch_recv(struct xe_switch *sw,
 			    void (*fn)(void *ctx, const uint8_t *frame, size_t len), void *ctx,

@@ -140,7 +140,7 @@ bool xe_swring_sleeping(const struct xe_swring *r)
 	return __atomic_load_n(&r->hdr->sleeping, __ATOMIC_RELAXED);
 }
 
-int xe_swring_get(struct xe_swring *r, uint8_t *buf)
+int xe_swring_peek(struct xe_swring *r, const uint8_t **frame)
 {
 	uint64_t avail = __atomic_load_n(&r->hdr->prod, __ATOMIC_ACQUIRE) - r->idx;
 	const uint8_t *p = r->data + (r->idx & XE_SWRING_MASK);
@@ -154,10 +154,14 @@ int xe_swring_get(struct xe_swring *r, uint8_t *buf)
 	memcpy(&len, p, sizeof(len));
 	if (!len || len > XE_SWRING_FRAME_MAX || XE_SWRING_RECORD(len) > avail)
 		return -EPROTO;
-	memcpy(buf, p + sizeof(len), len);
+	*frame = p + sizeof(len);
+	return len;
+}
+
+void xe_swring_done(struct xe_swring *r, size_t len)
+{
 	r->idx += XE_SWRING_RECORD(len);
 	__atomic_store_n(&r->hdr->cons, r->idx, __ATOMIC_RELEASE);
-	return len;
 }
 
 bool xe_swring_sleep(struct xe_swring *r)

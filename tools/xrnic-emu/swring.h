@@ -17,9 +17,11 @@
  * Each side treats what the other writes as hostile.  A cons that would
  * put more than the ring holds between the two, a prod likewise, or a
  * record whose length is 0, past XE_SWRING_FRAME_MAX or past prod,
- * breaks the ring (-EPROTO: its owner closes it).  The consumer copies a
- * frame out before it hands its space back, and nothing reads the frame
- * in the ring twice: the parser works on the copy.
+ * breaks the ring (-EPROTO: its owner closes it).  The consumer reads a
+ * frame where it lies and hands its space back after: the record's length
+ * is read once, and whoever takes the frame copies its headers before
+ * parsing them (xe_port_receive()), so that a producer changing the bytes
+ * meanwhile changes no more than the data it sends.
  *
  * Sleeping (the doorbell, as virtio's notification suppression): a
  * consumer about to sleep sets sleeping, then looks at prod once more
@@ -91,11 +93,13 @@ void xe_swring_publish(struct xe_swring *r);
 bool xe_swring_sleeping(const struct xe_swring *r);
 
 /*
- * Consumer: copy the next frame into buf (XE_SWRING_FRAME_MAX bytes) and
- * hand its space back.  Returns its length, 0 when none waits, or -EPROTO
- * (a broken ring: nothing more can be taken from it).
+ * Consumer: the next frame, where it lies in the ring (*frame), until
+ * xe_swring_done().  Returns its length, 0 when none waits, or -EPROTO (a
+ * broken ring: nothing more can be taken from it).
  */
-int xe_swring_get(struct xe_swring *r, uint8_t *buf);
+int xe_swring_peek(struct xe_swring *r, const uint8_t **frame);
+/* Consumer: hand back the space of the frame of len bytes xe_swring_peek() gave. */
+void xe_swring_done(struct xe_swring *r, size_t len);
 /* Consumer: about to sleep; false when a frame waits (and it is awake again). */
 bool xe_swring_sleep(struct xe_swring *r);
 /* Consumer: awake. */

@@ -16,12 +16,14 @@
 /*
  * A packet on its way: its headers, and its payload where it sits.  In
  * loopback the payload is read straight from the sender's memory, so it
- * moves with one copy into the receiver's; a frame from a byte stream has
- * its payload right after the headers (payload NULL).
+ * moves with one copy into the receiver's; a frame from the wire has its
+ * payload right after the headers (payload NULL), in body when the
+ * headers were copied out of it (the switch's ring), else in hdr.
  */
 struct xe_frame {
 	const uint8_t *hdr;		/* BTH first */
 	size_t hdr_avail;		/* bytes readable at hdr */
+	const uint8_t *body;		/* or NULL: the packet's len bytes, BTH first */
 	size_t len;			/* headers, payload and pad */
 	const struct xe_buf *payload;	/* or NULL: after the headers */
 	uint64_t payload_off;		/* where in payload it starts */

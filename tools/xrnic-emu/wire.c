@@ -115,14 +115,18 @@ size_t xe_wire_send(struct xe_dev *xe, const struct xe_qp *qp, struct xe_pkt *p,
 
 void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
 {
+	size_t head_len = len < XE_FRAME_HEAD ? len : XE_FRAME_HEAD;
 	const struct xe_mcast *group = NULL;
+	uint8_t head[XE_FRAME_HEAD];
 	struct xe_roce_frame rf;
 	struct xe_frame f;
 	int r;
 
 	if (xe->link_down || !xe->aq_enabled)
 		return;
-	r = xe_frame_parse(frame, len, &rf);
+	/* The frame may be in the sender's ring: its headers are read once, here. */
+	memcpy(head, frame, head_len);
+	r = xe_frame_parse_head(head, frame, len, &rf);
 	if (!r) {
 		xe_eth_rx(xe, frame, len);
 		return;
@@ -131,11 +135,11 @@ void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
 	 * Another port's (the segment floods unknown destinations), or a
 	 * group's the device did not join (or not readable): not ours to count.
 	 */
-	if (frame[0] & 1) {
+	if (head[0] & 1) {
 		group = r > 0 ? xe_mcast_find(xe, rf.dgid) : NULL;
 		if (!group)
 			return;
-	} else if (memcmp(frame, xe->id.mac, 6)) {
+	} else if (memcmp(head, xe->id.mac, 6)) {
 		return;
 	}
 	xe->counters[XRNIC_CNT_RX_PACKETS]++;
@@ -146,8 +150,9 @@ void xe_port_receive(struct xe_dev *xe, const uint8_t *frame, size_t len)
 		xe->counters[XRNIC_CNT_RX_DROPPED]++;
 		return;
 	}
-	f = (struct xe_frame){ .hdr = rf.bth, .hdr_avail = rf.len, .len = rf.len,
-			       .ip = rf.ip, .ip_len = rf.ip_len, .smac = frame + 6, .group = group };
+	f = (struct xe_frame){ .hdr = rf.bth, .hdr_avail = head + head_len - rf.bth,
+			       .body = rf.body, .len = rf.len, .ip = rf.ip, .ip_len = rf.ip_len,
+			       .smac = head + 6, .group = group };
 	xe_wire_dispatch(xe, &f);
 }
 
@@ -173,9 +178,9 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 		goto drop;
 	}
 	if (!f->payload) {
-		if (f->hdr_avail < (size_t)rx.pkt.hdr_len + rx.pkt.payload_len)
+		if (!f->body && f->hdr_avail < (size_t)rx.pkt.hdr_len + rx.pkt.payload_len)
 			goto drop;
-		after_hdr = (struct xe_buf){ .host = f->hdr + rx.pkt.hdr_len,
+		after_hdr = (struct xe_buf){ .host = (f->body ? f->body : f->hdr) + rx.pkt.hdr_len,
 					     .len = rx.pkt.payload_len };
 		rx.payload = &after_hdr;
 		rx.payload_off = 0;

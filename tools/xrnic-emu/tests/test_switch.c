@@ -129,6 +129,46 @@ TEST_F(ports, frames_arrive_whole_and_in_order_across_the_rings_end)
 	EXPECT_LT(XE_SWRING_SIZE, sent * 2500);
 }
 
+/* What the sender's ring held while its receiver took a frame. */
+struct held {
+	const struct xe_swring *r;
+	int64_t queued;
+	const uint8_t *frame;
+};
+
+static void hold(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct held *h = ctx;
+
+	(void)len;
+	h->queued = xe_swring_queued(h->r);
+	h->frame = frame;
+}
+
+/* The receiver reads a frame where it lies; its space is free only after. */
+TEST_F(ports, a_frame_is_taken_in_the_ring_and_its_space_handed_back_after)
+{
+	struct held h = { 0 };
+	const uint8_t *in;
+	unsigned int i;
+	bool more;
+
+	ASSERT_EQ(0, send_one(self->x, my, 7, 100));
+	xe_switch_flush(self->x, 0);
+	xe_switch_events(self->y);
+	h.r = &self->x->out[0].ring;
+	ASSERT_EQ(XE_SWRING_RECORD(100), xe_swring_queued(h.r));
+	ASSERT_EQ(1, xe_switch_recv(self->y, hold, &h, &more));
+	EXPECT_EQ(XE_SWRING_RECORD(100), h.queued);
+	/* What the receiver saw lies in the ring, not in a copy. */
+	for (i = 0; i < XE_SWITCH_PEERS && self->y->in[i].ring.fd < 0; i++)
+		;
+	ASSERT_GT(XE_SWITCH_PEERS, i);
+	in = self->y->in[i].ring.data;
+	EXPECT_TRUE(h.frame >= in && h.frame < in + 2 * XE_SWRING_SIZE);
+	EXPECT_EQ(0, xe_swring_queued(h.r));
+}
+
 TEST_F(ports, a_full_ring_loses_the_frame_and_counts_it)
 {
 	static struct seen s;
