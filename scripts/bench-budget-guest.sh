@@ -14,6 +14,8 @@ d0=$(pair_stat doorbells)
 [ "$XRDMA_VM_INDEX" = 1 ] || { sleep 1; echo "XRDMA-HOST: cpu pingpong.begin"; }
 PAIR_TIMEOUT=300 pair_run budget.ib_write_lat 1 ib_write_lat -x 1 -s 8 -n $ITERS -F
 [ "$XRDMA_VM_INDEX" = 1 ] || echo "XRDMA-HOST: cpu pingpong.end"
+# Guest 1 (and its QEMU) stays until guest 2 asked for the end's CPU times.
+pair_meet
 echo "RESULT doorbells.$XRDMA_VM_INDEX $(($(pair_stat doorbells) - d0))"
 echo "RESULT posts.$XRDMA_VM_INDEX $ITERS"
 exit $rc

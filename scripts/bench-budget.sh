@@ -52,7 +52,8 @@ awk -v runlog="$out/run.log" -v engine="$out/engine.log" '
 			n = split(l, f, " ")
 			if (f[2] == "RESULT") res[f[3]] = f[4]
 			if (f[2] == "host:" && f[3] == "cpu")
-				for (i = 5; i <= n; i++) if (split(f[i], kv, "=") == 2) cpu[f[4], kv[1]] = kv[2]
+				for (i = 5; i <= n; i++)
+					if (split(f[i], kv, "=") == 2 && kv[2] ~ /^[0-9]+$/) cpu[f[4], kv[1]] = kv[2]
 			if (f[2] == "#" && f[4] ~ /^[0-9]+$/ && f[3] == 8) lat = f[7]
 		}
 		while ((getline l < engine) > 0) { split(l, f, " "); if (f[2] == "wire_write_msg") dev = f[5] }
@@ -68,12 +69,16 @@ awk -v runlog="$out/run.log" -v engine="$out/engine.log" '
 		printf "%-44s %9.3f\n", "doorbells per post, guest 2",
 			res["posts.2"] ? res["doorbells.2"] / res["posts.2"] : 0
 		split("qemu1 qemu2 emu1 emu2", who, " ")
-		for (i = 1; i <= 4; i++)
-			if (("pingpong.end", who[i]) in cpu)
-				cpus[who[i]] = (cpu["pingpong.end", who[i]] - cpu["pingpong.begin", who[i]]) / 1e9
+		# "-": the process had ended when the host was asked.
+		for (i = 1; i <= 4; i++) {
+			cpus[who[i]] = "-"
+			if (("pingpong.end", who[i]) in cpu && ("pingpong.begin", who[i]) in cpu)
+				cpus[who[i]] = sprintf("%.2f",
+					(cpu["pingpong.end", who[i]] - cpu["pingpong.begin", who[i]]) / 1e9)
+		}
 		printf "host CPU seconds from the ping-pong'"'"'s start to its end (%.2f s of WRITEs):\n",
 			(last - first) / 1e6
-		printf "  qemu1 %.2f, qemu2 %.2f, device models %.2f and %.2f\n",
+		printf "  qemu1 %s, qemu2 %s, device models %s and %s\n",
 			cpus["qemu1"], cpus["qemu2"], cpus["emu1"], cpus["emu2"]
 		printf "(%d hops and %d turns measured)\n", nhop, nturn
 	}' "$out/writes.txt" | tee "$out/budget.txt"
