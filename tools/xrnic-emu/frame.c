@@ -122,20 +122,29 @@ __attribute__((target("avx"))) static void xe_vzeroupper(void)
  */
 #define XE_ICRC_SHORT		64
 
-/* The ICRC of the packet whose IP header is at ip (ip_len bytes) and whose
- * transport packet, after the UDP header, has len bytes before the ICRC. */
-static uint32_t xe_icrc(const uint8_t *ip, size_t ip_len, size_t len)
+/*
+ * The ICRC of the packet whose IP header is at ip (ip_len bytes) and whose
+ * transport packet, after the UDP header, has len bytes before the ICRC.
+ * Its first head_len bytes from the IP header on are read from head (a
+ * copy of them, the bytes that were parsed), the rest from ip.
+ */
+static uint32_t xe_icrc(const uint8_t *head, size_t head_len, const uint8_t *ip, size_t ip_len,
+			size_t len)
 {
 	static const uint8_t lrh[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	uint8_t masked[XE_IPV6_HLEN + XE_UDP_HLEN + XE_BTH_LEN + XE_ICRC_SHORT];
-	size_t n = ip_len + XE_UDP_HLEN + XE_BTH_LEN, rest = len - XE_BTH_LEN;
+	uint8_t masked[XE_FRAME_HEAD + XE_ICRC_SHORT];
+	size_t n = ip_len + XE_UDP_HLEN + len, rest;
 	uint8_t *udp = masked + ip_len;
 	static int avx = -1;
 	static uint32_t lrh_crc;
 	uint32_t crc;
 
-	memcpy(masked, ip, n);
-	/* A short packet's rest goes with its headers: one CRC call of 16 bytes or more. */
+	if (head_len > n)
+		head_len = n;
+	memcpy(masked, head, head_len);
+	rest = n - head_len;
+	n = head_len;
+	/* A short rest goes with the head: no CRC call of fewer than 16 bytes. */
 	if (rest <= XE_ICRC_SHORT) {
 		memcpy(masked + n, ip + n, rest);
 		n += rest;
@@ -174,7 +183,8 @@ void xe_frame_seal(uint8_t *frame, size_t len)
 {
 	size_t ip_len = xe_frame_ip_len(frame);
 	size_t pkt = len - XE_ETH_HLEN - ip_len - XE_UDP_HLEN - XE_ICRC_LEN;
-	uint32_t crc = xe_icrc(frame + XE_ETH_HLEN, ip_len, pkt);
+	const uint8_t *ip = frame + XE_ETH_HLEN;
+	uint32_t crc = xe_icrc(ip, ip_len + XE_UDP_HLEN + XE_BTH_LEN, ip, ip_len, pkt);
 	uint8_t *p = frame + len - XE_ICRC_LEN;
 
 	p[0] = crc;
@@ -245,7 +255,9 @@ int xe_frame_parse_head(const uint8_t *head, const uint8_t *frame, size_t len,
 	out->body = frame + (out->bth - head);
 	out->len = udp_len - XE_UDP_HLEN - XE_ICRC_LEN;
 	icrc = out->body + out->len;
-	crc = xe_icrc(frame + XE_ETH_HLEN, ip_len, out->len);
+	/* Over the headers as they were parsed, in head. */
+	crc = xe_icrc(ip, (len < XE_FRAME_HEAD ? len : XE_FRAME_HEAD) - XE_ETH_HLEN,
+		      frame + XE_ETH_HLEN, ip_len, out->len);
 	if (crc != ((uint32_t)icrc[0] | icrc[1] << 8 | icrc[2] << 16 | (uint32_t)icrc[3] << 24))
 		return -2;
 	xe_ip_gids(ip, ip_len, out->sgid, out->dgid);

@@ -87,8 +87,9 @@ int xe_frame_parse(const uint8_t *frame, size_t len, struct xe_roce_frame *out);
 /*
  * xe_frame_parse() of a frame that its sender may still write (the
  * switch's ring): the headers are read from head, a copy of the frame's
- * first XE_FRAME_HEAD bytes (or all len when fewer), and only the ICRC
- * from frame.  out->bth is in head, out->body in frame.
+ * first XE_FRAME_HEAD bytes (or all len when fewer), and the rest from
+ * frame; the ICRC is checked over those same bytes.  out->bth is in head,
+ * out->body in frame.
  */
 int xe_frame_parse_head(const uint8_t *head, const uint8_t *frame, size_t len,
 			struct xe_roce_frame *out);

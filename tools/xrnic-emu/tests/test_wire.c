@@ -1386,6 +1386,46 @@ TEST(every_packet_length_gets_the_icrc_of_its_masked_bytes)
 	EXPECT_EQ(2 * (300 - bth_len + 1), parsed);
 }
 
+/*
+ * A frame in the sender's ring is parsed from a copy of its head, and its
+ * ICRC is checked over that copy: a byte the sender changes in its ring
+ * after the copy is not what the receiver checks, and a head that is not
+ * the frame's as it was sealed fails the check.
+ */
+TEST(the_icrc_covers_the_head_as_it_was_parsed)
+{
+	struct xe_path path = { .hop_limit = 64, .sport = 0xc001 };
+	uint8_t f[XE_FRAME_MAX_OUTER + 300 + XE_ICRC_LEN], head[XE_FRAME_HEAD];
+	struct xe_roce_frame rf;
+	size_t n, i, len = 300;
+
+	path.sgid[10] = path.sgid[11] = path.dgid[10] = path.dgid[11] = 0xff;
+	path.sgid[12] = path.dgid[12] = 10;
+	path.sgid[15] = 1;
+	path.dgid[15] = 2;
+	n = xe_frame_outer(f, &path, len, 7);
+	for (i = 0; i < len; i++)
+		f[n + i] = i;
+	n += len + XE_ICRC_LEN;
+	xe_frame_seal(f, n);
+	memcpy(head, f, sizeof(head));
+	ASSERT_EQ(1, xe_frame_parse_head(head, f, n, &rf));
+
+	/* The sender rewrites a header byte in its ring after the copy. */
+	f[sizeof(head) - 1] ^= 0x40;
+	EXPECT_EQ(1, xe_frame_parse_head(head, f, n, &rf));
+	EXPECT_EQ(-2, xe_frame_parse(f, n, &rf));
+	f[sizeof(head) - 1] ^= 0x40;
+
+	/* A head that differs from the sealed frame is a bad ICRC. */
+	head[sizeof(head) - 1] ^= 0x40;
+	EXPECT_EQ(-2, xe_frame_parse_head(head, f, n, &rf));
+	/* And a payload byte past the head too. */
+	head[sizeof(head) - 1] ^= 0x40;
+	f[sizeof(head) + 10] ^= 1;
+	EXPECT_EQ(-2, xe_frame_parse_head(head, f, n, &rf));
+}
+
 /* Count the CNPs among the frames s put on the wire; -1 if one is malformed. */
 static int cnps(const struct side *s, uint32_t dest_qpn)
 {
