@@ -231,9 +231,10 @@ static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 	struct xe_qp *qp;
 	int64_t wait;
 
-	for (slot = xe_qp_next_live(xe, 0); slot < XE_QPN_SLOT_END;
-	     slot = xe_qp_next_live(xe, slot + 1)) {
+	for (slot = XE_QPN_GSI_SLOT; slot < XE_QPN_SLOT_END; slot++) {
 		qp = &xe->qp[slot];
+		if (!qp->live)
+			continue;
 		for (pass = 0; pass < XE_POLL_PASSES && xe_req_run(xe, qp); pass++)
 			progress = true;
 		if (pass == XE_POLL_PASSES)

@@ -54,22 +54,6 @@ static uint32_t xe_qp_attrs_of(const struct xe_qp *qp)
 	}
 }
 
-unsigned int xe_qp_next_live(const struct xe_dev *xe, unsigned int slot)
-{
-	unsigned int w = slot / 64;
-	uint64_t live;
-
-	if (slot >= XE_QPN_SLOT_END)
-		return XE_QPN_SLOT_END;
-	live = xe->qp_live[w] & (~0ull << slot % 64);
-	while (!live) {
-		if (++w == ARRAY_SIZE(xe->qp_live))
-			return XE_QPN_SLOT_END;
-		live = xe->qp_live[w];
-	}
-	return w * 64 + __builtin_ctzll(live);
-}
-
 /* The live QP numbered qpn, or NULL. */
 struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn)
 {
@@ -167,7 +151,6 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	}
 
 	qp = &xe->qp[slot];
-	xe->qp_live[slot / 64] |= 1ull << slot % 64;
 	*qp = (struct xe_qp){
 		.live = true,
 		.gen = qp->gen,
@@ -227,7 +210,6 @@ uint8_t xe_cmd_destroy_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	free(qp->msgs);
 	free(qp->atomics);
 	/* The next QP in this slot gets another qpn. */
-	xe->qp_live[(qp - xe->qp) / 64] &= ~(1ull << (qp - xe->qp) % 64);
 	*qp = (struct xe_qp){ .gen = qp->gen + 1 };
 	return XRNIC_STATUS_OK;
 }
@@ -463,5 +445,4 @@ void xe_qp_drop_all(struct xe_dev *xe)
 		free(xe->qp[i].atomics);
 	}
 	memset(xe->qp, 0, sizeof(xe->qp));
-	memset(xe->qp_live, 0, sizeof(xe->qp_live));
 }

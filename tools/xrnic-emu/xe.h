@@ -455,12 +455,6 @@ struct xe_dev {
 	struct xe_srq srq[XRNIC_MAX_SRQ + 1];
 	struct xe_mcast mcast[XRNIC_MAX_MCAST_GRP];
 	struct xe_qp qp[XE_QPN_SLOT_END];
-	/*
-	 * The live QPs' slots, a bit each (bit s % 64 of word s / 64), set
-	 * and cleared with xe_qp.live: the poll pass visits these only, not
-	 * the whole table (1 026 QPs of 744 bytes, 1-3 us a pass).
-	 */
-	uint64_t qp_live[(XE_QPN_SLOT_END + 63) / 64];
 	struct xe_eq eq[XRNIC_MAX_VECTORS];
 	struct xe_eth eth;
 	struct xe_gid gid[XE_PORT_GID_TBL_LEN];	/* the port's GID table */
@@ -659,8 +653,6 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp);
 /* qp.c */
 xe_cmd_fn xe_cmd_create_qp, xe_cmd_modify_qp, xe_cmd_query_qp, xe_cmd_destroy_qp;
 struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn);
-/* The first live QP's slot from slot on, or XE_QPN_SLOT_END. */
-unsigned int xe_qp_next_live(const struct xe_dev *xe, unsigned int slot);
 void xe_qp_drop_all(struct xe_dev *xe);
 
 /* stats.c */

@@ -976,52 +976,6 @@ TEST_F(dev, qp_table_full_is_no_resources_and_qpns_are_unique)
 	}
 }
 
-/* The first live slot from slot on, by the QPs' own flags. */
-static unsigned int next_live(const struct xe_dev *xe, unsigned int slot)
-{
-	while (slot < XE_QPN_SLOT_END && !xe->qp[slot].live)
-		slot++;
-	return slot;
-}
-
-/*
- * The poll pass visits the QPs the device's live set names
- * (xe_qp_next_live()): exactly the live ones, after creates, destroys and
- * a reset.
- */
-TEST_F(dev, the_device_visits_exactly_the_live_qps)
-{
-	static uint32_t qpns[XE_MAX_QP];
-	struct xrnic_cmd_create_qp c;
-	unsigned int slot, bad = 0;
-	uint32_t pdn, cqn;
-	int i;
-
-	start(self);
-	EXPECT_EQ(XE_QPN_SLOT_END, xe_qp_next_live(&self->xe, 0));
-	ASSERT_EQ(XRNIC_STATUS_OK, alloc_pd(self, &pdn));
-	ASSERT_EQ(XRNIC_STATUS_OK, create_cq(self, CQ_GPA, 64, 0, &cqn));
-	c = qp_cmd(pdn, cqn, cqn);
-	for (i = 0; i < XE_MAX_QP; i++)
-		ASSERT_EQ(XRNIC_STATUS_OK, create_qp(self, &c, &qpns[i])) TH_LOG("QP %d", i);
-	/* Every third, and whole words of them. */
-	for (i = 0; i < XE_MAX_QP; i++)
-		if (i % 3 == 0 || (i >= 126 && i < 320))
-			ASSERT_EQ(XRNIC_STATUS_OK,
-				  qpn_cmd(self, XRNIC_ADMIN_DESTROY_QP, qpns[i], NULL));
-	for (slot = 0; slot <= XE_QPN_SLOT_END; slot++)
-		bad += xe_qp_next_live(&self->xe, slot) != next_live(&self->xe, slot);
-	EXPECT_EQ(0, bad);
-	/* Created again in the slots just freed. */
-	for (i = 0; i < 50; i++)
-		ASSERT_EQ(XRNIC_STATUS_OK, create_qp(self, &c, &qpns[i]));
-	for (slot = 0; slot <= XE_QPN_SLOT_END; slot++)
-		bad += xe_qp_next_live(&self->xe, slot) != next_live(&self->xe, slot);
-	EXPECT_EQ(0, bad);
-	start(self);	/* resets the device */
-	EXPECT_EQ(XE_QPN_SLOT_END, xe_qp_next_live(&self->xe, 0));
-}
-
 TEST_F(dev, a_destroyed_qpn_is_not_found_and_not_handed_out_again_at_once)
 {
 	uint32_t pdn, cqn, a, b;
