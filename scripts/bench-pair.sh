@@ -138,7 +138,7 @@ tcp_of() {
 	printf '"xrdma": "XRNIC each, RoCE v2 by the device models, from one to the other through the host switch (xrnic-emu --switch)", '
 	printf '"rxe": "rdma_rxe on virtio-net each", '
 	printf '"tcp": "iperf3 for 5 s; iperf3 -l 8, 64, 1024 for 3 s each (message rate: bytes over the write size); tools/bench/tcp_pingpong (TCP_NODELAY, round trips halved: median, 99th and 99.9th percentiles), on the rxe guests'"'"' virtio-net", '
-	printf '"iterations": "bandwidth 10000, 2000, 200 at 4 KiB, 64 KiB, 1 MiB; latency 1000; message rate 20000 per QP", '
+	printf '"iterations": "bandwidth: 4 KiB the middle 2 s of a 4 s run (-D 4), 2000 of 64 KiB, 200 of 1 MiB; latency 1000; message rate the middle 2 s of a 4 s run (-D 4)", '
 	printf '"cpu": "busy ticks of each guest (/proc/stat) and the CPU time of both device models (host) over 4 s in the middle of a 12 s transfer of 64 KiB messages (iperf3 for TCP), per 10^9 bytes at that transfer'"'"'s rate"}, '
 	printf '"results": ['
 	sep=

@@ -4,13 +4,17 @@
 # The caller sets client to 1 in the guest that measures (the other,
 # guest 1 on the segment, serves).
 
-# perftest METRIC BYTES ITERS [SUFFIX]: the program METRIC between the
-# guests; the measuring guest prints "RESULT METRICSUFFIX BYTES UNIT VALUE"
-# (bandwidth the average in MB/s, 10^6 bytes: perftest reports MiB/s;
-# latency the typical one-way time in us and, as METRICSUFFIX_p99 and
-# _p999, its percentiles), or "FAILED METRIC BYTES" with perftest's output.
+# perftest METRIC BYTES LENGTH [SUFFIX]: the program METRIC between the
+# guests for LENGTH, perftest's "-n ITERATIONS" or "-D SECONDS" (a
+# duration measures its middle half: perftest's margins, a quarter each,
+# leave out the start and the end); the measuring guest prints "RESULT
+# METRICSUFFIX BYTES UNIT VALUE" (bandwidth the average in MB/s, 10^6
+# bytes: perftest reports MiB/s; latency the typical one-way time in us
+# and, as METRICSUFFIX_p99 and _p999, its percentiles), or "FAILED METRIC
+# BYTES" with perftest's output.
 perftest() {
-	pair_run "bench.$1$4.$2" 1 "$1" -x 1 -s "$2" -n "$3" -F >/dev/null
+	# shellcheck disable=SC2086 # LENGTH is two words
+	pair_run "bench.$1$4.$2" 1 "$1" -x 1 -s "$2" $3 -F >/dev/null
 	[ -n "$client" ] || return 0
 	if [ "$st" != 0 ]; then
 		echo "FAILED $1$4 $2"

@@ -11,6 +11,6 @@ XRDMA_VM_INDEX=${XRDMA_IP##*.}
 if [ "$XRDMA_VM_INDEX" = 1 ]; then pair_setup xrdma-vm17; else pair_setup xrdma-vm1; fi
 client=$([ "$XRDMA_VM_INDEX" != 1 ] && echo 1)
 . /bench-perftest.sh
-perftest ib_write_lat 8 1000 _vxlan
-perftest ib_write_bw 65536 2000 _vxlan
+perftest ib_write_lat 8 "-n 1000" _vxlan
+perftest ib_write_bw 65536 "-n 2000" _vxlan
 exit 0
