@@ -54,8 +54,9 @@ pair_cm_run "interop.${me}.udaddy_rxe_server" 2 udaddy "udaddy -s $PEER"
 pair_mckey "interop.${me}.mckey_xrnic_receives" 1 239.1.2.3
 pair_mckey "interop.${me}.mckey_rxe_receives" 2 239.1.2.4
 # More of rdmacm-utils (rsockets too), perftest's RDMA CM mode, libfabric's
-# verbs MSG and RDM endpoints (see roce-guest.sh) and UCX's client-server io_demo (UCP sockaddr over the
-# rdmacm connection manager alone), each with the XRNIC as the server, then rxe.
+# verbs MSG and RDM endpoints (see roce-guest.sh) and UCX's client-server
+# io_demo (UCP sockaddr over the rdmacm connection manager alone), each with
+# the XRNIC as the server, then rxe.
 for server in 1 2; do
 	s=$([ "$server" = 1 ] && echo xrnic || echo rxe)
 	pair_cm_run "interop.${me}.ucmatose_${s}_server" $server "ucmatose -C 10" "ucmatose -s $PEER -C 10"
@@ -73,8 +74,8 @@ for server in 1 2; do
 	pair_cm_run "interop.${me}.fi_pingpong_msg_${s}_server" $server "fi_pingpong -p verbs -e msg -I 100" \
 		"fi_pingpong -p verbs -e msg -I 100 $PEER"
 	pair_cm_run "interop.${me}.fi_pingpong_rdm_${s}_server" $server \
-		"FI_UNIVERSE_SIZE=16 fi_pingpong -p verbs -e rdm -I 100" \
-		"FI_UNIVERSE_SIZE=16 fi_pingpong -p verbs -e rdm -I 100 $PEER"
+		"FI_UNIVERSE_SIZE=16 FI_OFI_RXM_USE_SRX=1 fi_pingpong -p verbs -e rdm -I 100" \
+		"FI_UNIVERSE_SIZE=16 FI_OFI_RXM_USE_SRX=1 fi_pingpong -p verbs -e rdm -I 100 $PEER"
 	pair_cm_served "interop.${me}.ucx_io_demo_${s}_server" $server \
 		"UCX_SOCKADDR_TLS_PRIORITY=rdmacm UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=$DEV:1 io_demo" \
 		"UCX_SOCKADDR_TLS_PRIORITY=rdmacm UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=$DEV:1 io_demo -q -i 1000 $PEER_IP"

@@ -68,13 +68,17 @@ pair_cm_run roce.udaddy_through_sidr 1 udaddy "udaddy -s $PEER"
 pair_mckey roce.mckey_through_a_multicast_join 1 239.1.2.3
 # libfabric's verbs provider (its MSG endpoints, and RDM ones over them:
 # ofi_rxm sizes its CQs by the universe size, 256 peers by default, beyond
-# rxe's CQ and ours, so a small universe, as on rxe), qperf's RC tests with
-# -cm1, and UCX's client-server io_demo over UCP sockaddr with the rdmacm
-# connection manager alone.
+# rxe's CQ and ours, so a small universe, as on rxe; and receives on an SRQ,
+# FI_OFI_RXM_USE_SRX=1: libfabric 1.17's RDM endpoint without one can use a
+# freed endpoint when its peer closes first, on rxe too; see
+# Documentation/configuration.rst), qperf's RC tests with -cm1, and UCX's
+# client-server io_demo over UCP sockaddr with the rdmacm connection manager
+# alone.
 pair_cm_run roce.fi_pingpong_msg_over_the_rdma_cm 1 "fi_pingpong -p verbs -e msg -I 100" \
 	"fi_pingpong -p verbs -e msg -I 100 $PEER"
-pair_cm_run roce.fi_pingpong_rdm_over_the_rdma_cm 1 "FI_UNIVERSE_SIZE=16 fi_pingpong -p verbs -e rdm -I 100" \
-	"FI_UNIVERSE_SIZE=16 fi_pingpong -p verbs -e rdm -I 100 $PEER"
+pair_cm_run roce.fi_pingpong_rdm_over_the_rdma_cm 1 \
+	"FI_UNIVERSE_SIZE=16 FI_OFI_RXM_USE_SRX=1 fi_pingpong -p verbs -e rdm -I 100" \
+	"FI_UNIVERSE_SIZE=16 FI_OFI_RXM_USE_SRX=1 fi_pingpong -p verbs -e rdm -I 100 $PEER"
 pair_cm_served roce.qperf_rc_through_the_rdma_cm 1 qperf "qperf -cm1 $PEER -t 2 rc_bw rc_lat"
 pair_cm_served roce.ucx_io_demo_through_the_rdma_cm 1 "UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo" \
 	"UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo -q -i 1000 $PEER_IP"
