@@ -150,10 +150,8 @@ bool xrnic_cq_next(struct xrnic_cq *cq, struct xrnic_cqe *e);
  * error state flushed, so nobody reads those of a QP that is gone: as
  * mlx4 and mlx5, which take every completion of the QP out.  What it did
  * complete (its last message received, say) stays to be read, as rxe
- * keeps it.  libfabric's RXM reads its CQ right after closing a
- * connection's QP: it crashed once on flushed ones, and with every
- * completion taken out a slow client once lost its last ones
- * (Documentation/testing.rst).
+ * keeps it: with every completion taken out, a slow libfabric RXM client
+ * once lost its last message (Documentation/testing.rst).
  */
 void xrnic_cq_clean(struct xrnic_cq *cq, uint32_t qpn);
 /* The IBV_WC_* flags of a completion. */
