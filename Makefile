@@ -48,6 +48,11 @@ bench:
 lint: deps
 	@scripts/lint.sh
 
+# Documentation/ as HTML with Sphinx, every warning an error (as Linux's
+# make htmldocs with SPHINXOPTS=-W), into build/htmldocs.
+htmldocs: deps
+	sphinx-build -q -W --keep-going -b html Documentation build/htmldocs
+
 demo: all
 	scripts/xrdma-vm run --vms 2 $(VM_MODULES) scripts/demo-guest.sh
 
@@ -111,5 +116,5 @@ clean:
 	$(MAKE) -C tools/testing/cm clean
 	rm -rf build
 
-.PHONY: bench provider all deps modules emu selftests check check-packages lint demo install install-modules \
+.PHONY: bench provider all deps modules emu selftests check check-packages lint htmldocs demo install install-modules \
 	install-provider install-emu install-modprobe uninstall deb clean

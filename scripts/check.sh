@@ -11,25 +11,30 @@ mkdir -p "$logdir"
 pass=0
 fail=0
 skip=0
+retried=0
 
-# Count the KTAP result lines of a layer's log (VM lines carry "[N] ").
+# Count a layer's tests as a TAP parser reads them (scripts/tap-count.pl:
+# every plan checked, a pair test reported by both guests counted once,
+# retried tests counted apart).
 count() { # layer log rc seconds
-	local p f s
-	read -r p f s < <(awk '
-		{ sub(/^\[[0-9]+\] /, "") }
-		/^ok [0-9]+/ { if ($0 ~ /# [Ss][Kk][Ii][Pp]/) s++; else p++ }
-		/^not ok [0-9]+/ { f++ }
-		END { print p + 0, f + 0, s + 0 }' "$2")
+	local p f s r k
+	read -r p f s r k < <(scripts/tap-count.pl "$1" "$2" "$logdir/failed.txt")
+	if [ -z "$k" ]; then
+		echo "not ok - $1: its log could not be parsed" | tee -a "$logdir/failed.txt"
+		p=0 f=1 s=0 r=0 k=0
+	fi
 	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $1 exited with status $3 without a failed test" |
 			tee -a "$logdir/failed.txt"
 		f=1
 	fi
-	grep -E '^(\[[0-9]+\] )?not ok [0-9]+' "$2" | sed "s/^/$1: /" >>"$logdir/failed.txt"
-	echo "# $1: $p passed, $f failed, $s skipped (${4:-0} s)"
+	echo "# $1: $p passed, $f failed, $s skipped (${4:-0} s)$([ "$k" = 0 ] ||
+		echo "; $k reported by two or more guests, counted once")"
+	[ "$r" = 0 ] || echo "# $1: $r tests run again (lines '# RETRY' above say why)"
 	pass=$((pass + p))
 	fail=$((fail + f))
 	skip=$((skip + s))
+	retried=$((retried + r))
 }
 
 layer() { # name command...
@@ -71,6 +76,7 @@ finish() {
 		head -n 40 "$logdir/failed.txt" | sed 's/^/#   /'
 	fi
 	echo "# the whole run: $((SECONDS / 60)) min $((SECONDS % 60)) s"
+	[ "$retried" = 0 ] || echo "# $retried tests were run a second time (their # RETRY lines say why)"
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" -eq 0 ]
 	exit
@@ -99,6 +105,10 @@ fi
 
 layer lint scripts/lint.sh
 layer scripts scripts/tests/xrdma-vm.sh
+# The pair tests' shared functions under every shell that runs them:
+# busybox sh in the runner's guests, dash in make check-packages' Debian
+# guest, bash.
+layer pair-shells scripts/tests/rdma-pair-shells.sh
 layer test-split scripts/tests/test-split.sh
 # The README's main command works: two guests run the demo script.
 layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \

@@ -32,6 +32,8 @@ pkgs=(
 	ethtool
 	tshark
 	file
+	perl
+	python3-sphinx
 	stress-ng
 	elfutils
 	help2man

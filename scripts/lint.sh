@@ -1,7 +1,11 @@
 #!/bin/bash
 # make lint: the kernel code passes checkpatch --strict and sparse, every
-# non-static function has a correct kernel-doc comment, and the modules
-# build with W=1 without a warning.  Prints one KTAP line per check.
+# non-static function has a correct kernel-doc comment, the modules
+# build with W=1 without a warning, Documentation/ builds with Sphinx
+# without a warning (make htmldocs), and the core's and the device model's
+# files call each other in no circle but the known ones, which are being
+# undone (scripts/call-graph.pl, scripts/call-circles-known).  Prints one
+# KTAP line per check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kver=$(scripts/kernel-version.sh) || exit 1
@@ -29,13 +33,15 @@ kernel_src=$(find drivers -name '*.[ch]' ! -name '*.mod.c' | sort)
 shared_hdr=$(find include/xrnic -name '*.h' | sort)
 core_hdr=$(find include/xrdma -name '*.h' | sort)
 
-echo "1..4"
+echo "1..6"
 # checkpatch and kernel-doc (one CPU each) run beside the build below.
+# checkpatch exits 0 only when it ran and found nothing: a checkpatch that
+# could not run (no script, a Perl error) fails too.
 {
 	perl "$lsrc/scripts/checkpatch.pl" --strict --no-tree --terse -q \
-		-f $kernel_src $core_hdr
+		-f $kernel_src $core_hdr || echo "checkpatch.pl exited with status $?"
 	perl "$lsrc/scripts/checkpatch.pl" --strict --no-tree --terse -q \
-		--ignore BIT_MACRO -f $shared_hdr
+		--ignore BIT_MACRO -f $shared_hdr || echo "checkpatch.pl exited with status $?"
 } >"$log/checkpatch" 2>&1 &
 checkpatch=$!
 scripts/kdoc-check.sh >"$log/kdoc" 2>&1 &
@@ -44,12 +50,14 @@ kdoc=$!
 # One rebuild of everything, so that every file is compiled and checked
 # this time: sparse (C=2) and gcc with W=1 in the same build.  gcc names
 # the option of each of its warnings ("[-Wname]"); sparse never does.
+# Without sparse, kbuild's C=2 would check nothing and say so only once.
 make -s -C "$kdir" M="$PWD" clean >/dev/null 2>&1
 make -j"$(nproc)" -C "$kdir" M="$PWD" C=2 CHECK=sparse W=1 modules >"$log/build" 2>&1
 rc=$?
+command -v sparse >/dev/null || echo "sparse: error: not installed" >>"$log/build"
 
 wait $checkpatch
-! grep -qE ': (ERROR|WARNING|CHECK):' "$log/checkpatch"
+! grep -qE ': (ERROR|WARNING|CHECK):|^checkpatch.pl exited' "$log/checkpatch"
 report checkpatch_strict $? "$log/checkpatch"
 wait $kdoc
 report kernel_doc $? "$log/kdoc"
@@ -59,5 +67,19 @@ report sparse $? "$log/build"
 grep -E '(warning|error):.*\[-W' "$log/build" >"$log/w1.found"
 [ $rc -eq 0 ] && [ ! -s "$log/w1.found" ]
 report modules_build_w1 $? "$log/build"
+sphinx-build -q -W --keep-going -b html Documentation "$log/html" >"$log/sphinx" 2>&1
+report htmldocs_build_without_a_warning $? "$log/sphinx"
+# objects DIR: the objects of DIR's C files (not stale ones of files gone).
+objects() { for c in "$1"/*.c; do [ ! -e "${c%.c}.o" ] || echo "${c%.c}.o"; done; }
+{
+	make -s -C tools/xrnic-emu >/dev/null &&
+	scripts/call-graph.pl --known scripts/call-circles-known core \
+		$(objects drivers/infiniband/core | grep -v '\.mod\.o$') &&
+	scripts/call-graph.pl --known scripts/call-circles-known emu \
+		$(cd tools/xrnic-emu && for c in *.c; do echo "tools/xrnic-emu/build/${c%.c}.o"; done)
+} >"$log/callgraph" 2>&1
+st=$?
+grep 'circle' "$log/callgraph"
+report no_new_circle_of_calls_between_files $st "$log/callgraph"
 
 exit $failed

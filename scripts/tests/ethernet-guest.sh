@@ -15,7 +15,22 @@ rc=0
 say() { n=$((n + 1)); echo "$1 $n ethernet.$2"; [ "$1" = ok ] || rc=1; }
 check() { name=$1; shift; if "$@"; then say ok "$name"; else say "not ok" "$name"; return 1; fi; }
 quiet() { "$@" >/dev/null 2>&1; }
-# retry N CMD...: CMD until it succeeds, at most N times a second apart.
+# answered HOST: three pings of HOST, every one answered (an idle segment
+# loses none).
+answered() {
+	ping -c 3 -W 2 "$1" >/tmp/ping.log 2>&1
+	grep -q ' 3 packets received' /tmp/ping.log && return 0
+	sed 's/^/# /' /tmp/ping.log
+	return 1
+}
+# listening PORT: a TCP socket of this guest listens on PORT.
+listening() {
+	awk -v p="$(printf ':%04X' "$1")" 'substr($2, length($2) - 4) == p && $4 == "0A" { f = 1 }
+		END { exit !f }' /proc/net/tcp /proc/net/tcp6
+}
+# retry N CMD...: wait, up to N s, until CMD succeeds: for a state that comes
+# in its own time (a peer up, a carrier, a GID), never to pass a check of
+# frames or traffic on a second try.
 retry() { t=$1; shift; while ! "$@"; do t=$((t - 1)); [ $t -gt 0 ] || return 1; sleep 1; done; }
 
 xrnic=0
@@ -120,7 +135,16 @@ if [ "$XRDMA_VM_INDEX" != 1 ]; then
 		sleep 8
 		kill $!
 	fi
-	timeout 300 iperf3 -s -1 >/tmp/iperf3.log 2>&1
+	# iperf3's server takes one client (guest 1), told on its TCP port
+	# 7900 + this guest's number once it listens: one run, no retry.
+	timeout 300 iperf3 -s -1 >/tmp/iperf3.log 2>&1 &
+	server=$!
+	retry 30 listening 5201 || echo "# iperf3 -s: not listening after 30 s"
+	for i in $(seq 600); do
+		echo ready | nc xrdma-vm1 $((7900 + XRDMA_VM_INDEX)) 2>/dev/null && break
+		sleep 0.5
+	done
+	wait $server
 	check tcp_served_one_client test $? = 0
 	sed 's/^/# /' /tmp/iperf3.log | grep -E "sender|receiver"
 	if [ "$XRDMA_VM_INDEX" = 2 ]; then
@@ -141,7 +165,7 @@ check link_down_shows_in_the_port_state port_state PORT_DOWN
 check link_down_sends_nothing sh -c '! ping -c 2 -W 1 xrdma-vm3 >/dev/null'
 echo "XRDMA-HOST: link-up"
 check link_up_restores_the_carrier retry 30 carrier 1
-check link_up_carries_frames_again retry 30 quiet ping -c 1 -W 1 xrdma-vm3
+check link_up_carries_frames_again answered xrdma-vm3
 check ethtool_names_the_driver sh -c "ethtool -i $nic | grep -q '^driver: xrnic'"
 check ethtool_reports_link_and_speed \
 	sh -c "ethtool $nic | grep -q 'Link detected: yes' && ethtool $nic | grep -q 'Speed: 10000Mb/s'"
@@ -159,7 +183,8 @@ kill $traffic 2>/dev/null
 modprobe xrnic
 check reload_brings_the_netdev_back retry 10 nic_back
 ip link set "$nic" mtu $mtu up && ip addr add "$XRDMA_IP/24" dev "$nic"
-check reloaded_link_carries_frames retry 30 quiet ping -c 1 -W 1 xrdma-vm3
+retry 30 carrier 1 || echo "# no carrier 30 s after the reload"
+check reloaded_link_carries_frames answered xrdma-vm3
 # Guest 2 has MTU 1500: its RX buffers are too small for these.
 quiet ping -c 3 -W 1 -s 8000 xrdma-vm2
 check mtu_change_while_up sh -c "ip link set $nic mtu 4000 && ip link set $nic mtu $mtu"
@@ -169,12 +194,14 @@ mtu_4000_then_back() {
 		ip link set "$nic" mtu $mtu && [ "$(active_mtu)" = 4096 ]
 }
 check active_mtu_follows_the_netdev_mtu mtu_4000_then_back
-check mtu_changed_link_carries_frames retry 30 quiet ping -c 1 -W 1 xrdma-vm3
+retry 30 carrier 1 || echo "# no carrier 30 s after the MTU change"
+check mtu_changed_link_carries_frames answered xrdma-vm3
 # RTR resolves paths through ARP and ND (its own KTAP lines; with
 # scripts/xrdma-vm run --add tools/testing/selftests/xrdma/build:/selftests).
 XRDMA_PEER=xrdma-vm3 XRDMA_PEER_MAC=52:54:00:00:00:03 /selftests/roce_path || rc=1
 for j in 2 3; do
-	retry 60 iperf3 -c "xrdma-vm$j" -t 3 --bidir >/tmp/iperf3.log 2>&1
+	timeout 300 nc -l -p $((7900 + j)) >/dev/null 2>&1 || echo "# no word from xrdma-vm$j's iperf3 server"
+	iperf3 -c "xrdma-vm$j" -t 3 --bidir >/tmp/iperf3.log 2>&1
 	check "tcp_both_ways_with_vm$j" test $? = 0
 	sed 's/^/# /' /tmp/iperf3.log | grep -E "sender|receiver"
 done

@@ -28,15 +28,11 @@ write_bw="ib_write_bw -d $DEV -x 1 -s 1048576 -q $QPS -n $N -F"
 # A flow's MB/s from perftest's report (the "BW average" column).
 rate() { awk '$1 == 1048576 && NF >= 5 { print $4 }' "$1"; }
 
-# client PORT LOG: write to guest 4's server on PORT, again while it does
-# not listen yet.
+# client PORT LOG: write to guest 4's server on PORT once it listens
+# (pair_client; the server's guest says "go PORT").
 client() {
-	for try in $(seq 200); do
-		timeout 300 $write_bw -p "$1" xrdma-vm$RX >"$2" 2>&1
-		st=$?
-		grep -q -i -E "$PAIR_NOT_YET" "$2" || break
-		sleep 0.5
-	done
+	name=$1
+	pair_client 300 "$write_bw -p $1 xrdma-vm$RX" "$2"
 	[ $st = 0 ] || sed 's/^/# client: /' "$2"
 	return $st
 }
@@ -44,8 +40,8 @@ client() {
 echo "TAP version 13"
 if [ "$XRDMA_VM_INDEX" = $RX ]; then
 	echo "1..6"
-	timeout 300 $write_bw -p 18515 >/tmp/single.log 2>&1
-	st=$?
+	name=18515 PEER=xrdma-vm1
+	pair_server 300 "$write_bw -p 18515" /tmp/single.log
 	if [ $st = 0 ]; then
 		say ok incast.one_sender_completes
 	else
@@ -57,8 +53,16 @@ if [ "$XRDMA_VM_INDEX" = $RX ]; then
 	# PORT + 1..3 complete (test NAME); their rates printed as WHAT's.
 	serve_three() {
 		for i in 1 2 3; do
-			timeout 300 $write_bw -p $(($1 + i)) >/tmp/flow$i.log 2>&1 &
+			rm -f /tmp/flow$i.pg
+			pair_timeout 300 "$write_bw -p $(($1 + i))" /tmp/flow$i.pg >/tmp/flow$i.log 2>&1 &
 			eval "pid$i=\$!"
+		done
+		# Each sender starts once its server listens.
+		for i in 1 2 3; do
+			eval "pair_ready \$pid$i /tmp/flow$i.pg"
+			PEER=xrdma-vm$i
+			pair_tell 7998 "go $(($1 + i))" ||
+				echo "# server: sender $i did not take its word"
 		done
 		st=0
 		for i in 1 2 3; do

@@ -26,7 +26,7 @@ pair_setup() {
 	fi
 	PEER=${1:-xrdma-vm$((3 - XRDMA_VM_INDEX))}
 	PEER_IP=$(awk -v h="$PEER" '{ for (i = 2; i <= NF; i++) if ($i == h) print $1 }' /etc/hosts)
-	for i in $(seq 60); do ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && break; done
+	for pair_try in $(seq 60); do ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && break; done
 	echo "# $(hostname): $DEV, $(rdma link show "$DEV/1")"
 	# A script with tests before this one goes on counting.
 	n=${n:-0}
@@ -40,28 +40,29 @@ pair_setup() {
 # then each of its processes is shown first: its state, where it waits in
 # the kernel and its stack (eu-stack).  The status is COMMAND's, or 124
 # when time ran out.  The group's ID goes into the file PGFILE if given.
-# A watchdog waits out the time in a read from a FIFO that nobody writes:
-# nothing runs while COMMAND does (a busybox sleep five times a second
-# took 5 % of a TCG guest's CPU).
+# The watchdog waits out the time in one sleep (no polling: a busybox
+# sleep five times a second took 5 % of a TCG guest's CPU), and ends it
+# when it is itself ended; no read -t, which dash lacks.
 pair_timeout() {
 	setsid sh -c "ulimit -c unlimited; $2" &
 	pg=$!
 	[ -z "$3" ] || echo $pg >"$3"
-	[ -p /tmp/pair.nap ] || mkfifo /tmp/pair.nap
 	rm -f /tmp/pair.timedout.$pg
 	(
-		read -r -t "$1" _ <>/tmp/pair.nap
+		sleep "$1" &
+		nap=$!
+		trap 'kill $nap 2>/dev/null; exit 0' TERM
+		wait $nap || exit 0
 		: >/tmp/pair.timedout.$pg
 		echo "still running after $1 s:"
-		for stat in /proc/[0-9]*/stat; do
-			read -r pid comm state _ pgrp _ 2>/dev/null <"$stat" || continue
-			[ "$pgrp" = $pg ] || continue
+		for pid in $(pair_group_pids $pg); do
+			read -r _ comm state _ </proc/$pid/stat 2>/dev/null || continue
 			echo "  $pid $comm $state, waiting in $(cat /proc/$pid/wchan 2>/dev/null)"
 			sed 's/^/    kernel: /' /proc/$pid/stack 2>/dev/null
 			# Every thread's 12 innermost frames: a hang may be between two.
 			eu-stack -m -n 12 -p $pid 2>&1 | head -80 | sed 's/^/    /'
 		done
-		kill -TERM -- -$pg 2>/dev/null
+		kill -TERM -$pg 2>/dev/null
 	) &
 	watchdog=$!
 	wait $pg
@@ -70,6 +71,58 @@ pair_timeout() {
 	wait $watchdog
 	[ ! -e /tmp/pair.timedout.$pg ] || { rm -f /tmp/pair.timedout.$pg; return 124; }
 	return $pg_st
+}
+
+# pair_group_pids PG: the processes of process group PG.
+pair_group_pids() {
+	for stat in /proc/[0-9]*/stat; do
+		read -r pid _ _ _ pgrp _ 2>/dev/null <"$stat" || continue
+		[ "$pgrp" = "$1" ] && echo "$pid"
+	done
+}
+
+# pair_listens PG [any]: a process of group PG listens: has a TCP socket
+# in state LISTEN or an RDMA CM id in state LISTEN (rdma res show cm_id);
+# with "any", an RDMA CM id in any state (a multicast receiver).
+pair_listens() {
+	pids=$(pair_group_pids "$1")
+	[ -n "$pids" ] || return 1
+	ids=$(rdma res show cm_id 2>/dev/null)
+	[ "$2" = any ] || ids=$(echo "$ids" | grep 'state LISTEN')
+	for pid in $pids; do
+		case $ids in *"pid $pid "*) return 0 ;; esac
+	done
+	[ "$2" != any ] || return 1
+	inodes=$(for pid in $pids; do ls -l /proc/$pid/fd 2>/dev/null; done |
+		sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ')
+	[ -n "$inodes" ] || return 1
+	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		awk -v l=" $inodes" '$4 == "0A" && index(l, " " $10 " ") { f = 1 } END { exit !f }'
+}
+
+# pair_ready PID PGFILE [any]: wait (up to 60 s) until the server started
+# as PID, whose process group's ID pair_timeout writes into PGFILE,
+# listens (pair_listens); not once PID has ended.  Says why when it does
+# not.
+pair_ready() {
+	for pair_try in $(seq 600); do
+		pg=$(cat "$2" 2>/dev/null)
+		[ -n "$pg" ] && pair_listens "$pg" "$3" && return 0
+		kill -0 "$1" 2>/dev/null || { echo "# server: ended before it listened"; return 1; }
+		sleep 0.1
+	done
+	echo "# server: not listening after 60 s"
+	return 1
+}
+
+# pair_await PORT MESSAGE [SECONDS]: wait (up to SECONDS, 180 unless
+# given) for MESSAGE from the peer on TCP port PORT (pair_tell); any other
+# message is a peer's word about another test, and is let go.
+pair_await() {
+	pair_timeout "${3:-180}" "while :; do
+			m=\$(nc -l -p $1 </dev/null 2>/dev/null) || { sleep 0.1; continue; }
+			[ \"\$m\" = '$2' ] && exit 0
+		done" >/dev/null 2>&1
 }
 
 # pair_crash_report SINCE: what is known of a program that died of a
@@ -140,37 +193,78 @@ pair_meet() {
 		sleep 0.2
 		meet_ticks=$((meet_ticks - 1))
 	done
-	kill -TERM -- -$meet_pid 2>/dev/null
+	kill -TERM -$meet_pid 2>/dev/null
 	wait $meet_pid 2>/dev/null
 	[ $meet_ticks -gt 0 ] || echo "# $PEER did not come to test $((n + 1)) in time"
 }
 
+# (The functions here name their loop variables pair_try: a caller's own
+# loop, over i say, is left alone.)
+
+# How a pair test starts: both guests meet (pair_meet); the server's guest
+# starts the server in a process group of its own (pair_timeout) and, once
+# it listens (pair_ready: a TCP or RDMA CM listener of that group), says
+# "go NAME" on the client's TCP port 7998 (pair_tell); the client's guest
+# waits for that (pair_await) and starts the client, once.  Nothing is
+# tried again because a server was late, so a REJ, a refused connection
+# or a crash is the test's failure.  A program that dies of a signal is
+# reported with what pair_crash_report finds (the kernel's segfault line,
+# the core's stack).  With PAIR_MEET=0 (a pair with one test whose peer
+# has no nc, make check-packages) there is no handshake: the client's
+# guest installs packages for minutes before it starts, long after the
+# server listens.
+
+# pair_server LIMIT COMMAND LOG [any]: the server's side of test $name:
+# COMMAND under pair_timeout LIMIT, output in LOG; once it listens
+# (pair_ready; "any": once it has any RDMA CM id) the client is told.
+# Status in st.  pair_server_start: the same in the background (its
+# status then from pair_server_wait LOG).
+pair_server() {
+	pair_server_start "$@"
+	pair_server_wait "$3"
+}
+pair_server_start() {
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	rm -f /tmp/pair.pg
+	pair_timeout "$1" "$2" /tmp/pair.pg >"$3" 2>&1 &
+	sp=$!
+	pair_ready $sp /tmp/pair.pg "$4"
+	[ "${PAIR_MEET:-1}" = 0 ] || pair_tell 7998 "go $name" ||
+		echo "# server: the client did not take its word"
+}
+pair_server_wait() {
+	wait $sp
+	st=$?
+	[ $st -lt 129 ] || pair_crash_report "$t0" >>"$1"
+}
+
+# pair_client LIMIT COMMAND LOG: the client's side of test $name: COMMAND
+# under pair_timeout LIMIT once the server said it listens, output in LOG.
+# Status in st.
+pair_client() {
+	[ "${PAIR_MEET:-1}" = 0 ] || pair_await 7998 "go $name" $(($1 + 60)) ||
+		echo "# client: no word from the server that it listens"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	pair_timeout "$1" "$2" >"$3" 2>&1
+	st=$?
+	[ $st -lt 129 ] || pair_crash_report "$t0" >>"$3"
+}
+
 # pair_run NAME SERVER PROG ARGS: guest SERVER runs "PROG -d DEV ARGS", the
-# other "PROG -d DEV ARGS PEER", retrying while the server does not listen
-# yet: for as long as the server may still be busy with the test before
-# (its limit and a minute), so that one test that hangs does not make the
-# next ones fail too.  Both sides report NAME; a client shows its result
-# lines.  Each run may take PAIR_TIMEOUT seconds (300 unless set), after
-# which its processes' stacks are shown (pair_timeout).
+# other "PROG -d DEV ARGS PEER" once it listens.  Both sides report NAME
+# (one test: scripts/tap-count.pl); a client shows its result lines.
+# Each side may take PAIR_TIMEOUT seconds (300 unless set), after which
+# its processes' stacks are shown (pair_timeout).
 pair_run() {
 	name=$1 server=$2 prog=$3
 	shift 3
 	limit=${PAIR_TIMEOUT:-300}
 	pair_meet
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
-		pair_timeout "$limit" "$prog -d $DEV $*" >/tmp/pair.log 2>&1
-		st=$?
+		pair_server "$limit" "$prog -d $DEV $*" /tmp/pair.log
 		[ $st = 0 ] || sed 's/^/# server: /' /tmp/pair.log
 	else
-		until=$(($(cut -d. -f1 /proc/uptime) + limit + 60))
-		while :; do
-			pair_timeout "$limit" "$prog -d $DEV $* $PEER" >/tmp/pair.log 2>&1
-			st=$?
-			grep -q -i -E "couldn't connect|unable to connect|failed to connect|connection refused" \
-				/tmp/pair.log || break
-			[ "$(cut -d. -f1 /proc/uptime)" -lt "$until" ] || break
-			sleep 1
-		done
+		pair_client "$limit" "$prog -d $DEV $* $PEER" /tmp/pair.log
 		if [ $st = 0 ]; then
 			grep -E "iters in|^ *[0-9]+ +[0-9]+ |^# |^(not )?ok " /tmp/pair.log | sed 's/^# //; s/^/# /'
 		else
@@ -181,9 +275,8 @@ pair_run() {
 }
 
 # pair_rping NAME SERVER [ARGS]: rping (rdmacm-utils) through the RDMA CM:
-# guest SERVER listens, the other connects (again while it is rejected:
-# the server does not listen yet), 20 pings whose data rping checks, and
-# both sides see the disconnection.
+# guest SERVER listens, the other connects, 20 pings whose data rping
+# checks, and both sides see the disconnection.
 pair_rping() {
 	name=$1 server=$2
 	shift 2
@@ -191,20 +284,14 @@ pair_rping() {
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
 		# rping's server always ends with "wait for RDMA_READ_ADV state
 		# 10" and status 255 when its client disconnects, on Linux too.
-		timeout 120 rping -s -a 0.0.0.0 -p 7174 -C 20 -v "$@" >/tmp/rping.log 2>&1
-		st=0
-		grep -q "server DISCONNECT EVENT" /tmp/rping.log &&
-			[ "$(grep -c "^server ping data: rdma-ping-" /tmp/rping.log)" = 20 ] || st=1
+		pair_server 120 "rping -s -a 0.0.0.0 -p 7174 -C 20 -v $*" /tmp/rping.log
+		[ $st -lt 129 ] && [ $st != 124 ] && grep -q "server DISCONNECT EVENT" /tmp/rping.log &&
+			[ "$(grep -c "^server ping data: rdma-ping-" /tmp/rping.log)" = 20 ] && st=0 || st=1
 		[ $st = 0 ] || sed 's/^/# server: /' /tmp/rping.log
 		# The client's guest waits for this (TCP port 7175).
-		for i in $(seq 300); do echo done | nc "$PEER" 7175 2>/dev/null && break; sleep 0.2; done
+		for pair_try in $(seq 300); do echo done | nc "$PEER" 7175 2>/dev/null && break; sleep 0.2; done
 	else
-		for try in $(seq 100); do
-			timeout 120 rping -c -a "$PEER" -p 7174 -C 20 -v "$@" >/tmp/rping.log 2>&1
-			st=$?
-			grep -q "RDMA_CM_EVENT_REJECTED" /tmp/rping.log || break
-			sleep 0.3
-		done
+		pair_client 120 "rping -c -a $PEER -p 7174 -C 20 -v $*" /tmp/rping.log
 		[ "$(grep -c "^ping data: rdma-ping-" /tmp/rping.log)" = 20 ] || st=1
 		[ $st = 0 ] || sed 's/^/# client: /' /tmp/rping.log
 		# Up until the server is done: the client's DREQ, sent again
@@ -214,9 +301,14 @@ pair_rping() {
 	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
 }
 
-# What a client of the RDMA CM prints when its server does not listen yet:
-# a REJ (perftest: REJECTED is event 8), or a SIDR_REP saying "unsupported" (1).
+# What a client prints when its server does not listen yet: a REJ, a
+# refused TCP connection, or a SIDR_REP saying "unsupported" (1).  Only
+# make bench's incast senders (scripts/bench-incast-guest.sh) go by it:
+# they measure, and try again; a test never does.
 export PAIR_NOT_YET="rejected|refused|(unable|failed) to connect|couldn't connect|unreachable, error: 1$|unexpected cm event.* 8$"
+# What a perftest -R client prints when its second connection was
+# rejected (perftest: REJECTED is event 8).
+PAIR_REJECTED="rejected|unexpected cm event.* 8$"
 # What perftest prints when it could not time the CPU's clock for its report.
 PAIR_UNREPORTED="Can't produce a report"
 
@@ -229,161 +321,135 @@ pair_watch() {
 			m=\$(nc -l -p $1 2>/dev/null) || { sleep 0.1; continue; }
 			[ \"\$m\" = '$2' ] && break
 		done
-		touch $4; kill -TERM -- -\$(cat $3)" 2>/dev/null &
+		touch $4; kill -TERM -\$(cat $3)" 2>/dev/null &
 	wp=$!
 }
 
-# pair_tell PORT MESSAGE: MESSAGE to the peer's pair_watch on TCP port PORT,
-# tried for up to 10 s.
+# pair_tell PORT MESSAGE: MESSAGE to the peer's pair_watch or pair_await
+# on TCP port PORT, tried for up to 30 s.
 pair_tell() {
-	for i in $(seq 100); do
+	for pair_try in $(seq 300); do
 		echo "$2" | nc "$PEER" "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done
 	return 1
 }
 
-# pair_cm_run NAME SERVER SERVER_COMMAND CLIENT_COMMAND: a program of the
-# RDMA CM (librdmacm) as typed, guest SERVER running SERVER_COMMAND, the
-# other CLIENT_COMMAND (again while it is rejected, refused or unsupported:
-# the server does not listen yet); both must end with status 0.  With
-# PAIR_LISTENING=1 (pair_cm_listening) the client starts only once its
-# server listens, so a rejection is of a later connection: perftest's -R
-# client connects twice to the same port, and its server listens for the
-# second connection only after the first has exchanged the two sides'
-# parameters; a client faster than its server has the second REQ
-# rejected by the server's connection manager ("invalid service ID", rxe's
-# and ours alike), and perftest 4.5's client then retries on RDMA CM IDs it
-# has just destroyed (it crashes, or ends otherwise).  Such a client is
-# started again with its server, at most twice, and says so with its
-# output; so is a perftest client or server that ran but could not time
-# the CPU's clock for its report ("Can't produce a report": its
-# calibration's r^2 below 0.9, on a loaded guest).  The side that failed
-# tells the other, naming the test by its number, which both guests count
-# alike ("restart N"; the client on the server's TCP port 7997, the server
-# on the client's 7996): a server that failed is past the stage where a
-# new client begins, and a server that could not report left its client
-# waiting for their last exchange.  A server of pair_cm_listening that
-# failed otherwise waits up to 20 s for that word before it judges: a
-# client that ended while its REQ was answered fails the server's accept
-# (its REJ came first: EINVAL, as on Linux), and says so only after it
-# ends.  Any other failure, a crash among them, is reported with what
-# pair_crash_report finds, and fails the test.
+# pair_cm_run NAME SERVER SERVER_COMMAND CLIENT_COMMAND [perftest]: a
+# program of the RDMA CM (librdmacm) as typed, guest SERVER running
+# SERVER_COMMAND, the other CLIENT_COMMAND once the server listens; both
+# must end with status 0.  PAIR_READY=any: the server is ready once it
+# has an RDMA CM id (a multicast receiver, which does not listen).
+#
+# "perftest": perftest's -R mode, whose client connects twice to the same
+# port while its server listens for the second connection only after the
+# first exchanged the two sides' parameters: a client faster than its
+# server has the second REQ rejected by the server's connection manager
+# ("invalid service ID", rxe's and ours alike), and perftest 4.5's client
+# then gives up.  Its other failure of its own: "Can't produce a report"
+# (its clock's calibration, r^2 below 0.9, on a loaded guest), on either
+# side.  For these two, and only if no process died of a signal, the pair
+# runs once more, client and server: a "# RETRY NAME:" line says why and
+# the first run's output follows it (scripts/check.sh counts the retried
+# tests).  The side that failed tells the other ("restart NAME"; the client
+# on the server's TCP port 7997, the server on the client's 7996).
 pair_cm_run() {
-	name=$1 server=$2 restart="restart $((n + 1))"
+	name=$1 server=$2 restart="restart $name" perftest=${5:-}
 	pair_meet
 	if [ "$XRDMA_VM_INDEX" = "$server" ]; then
-		for run in 1 2 3; do
-			rm -f /tmp/cm.restart /tmp/cm.pg
-			# Each in a process group of its own, ended as a whole.
-			t0=$(cut -d' ' -f1 /proc/uptime)
-			pair_timeout 120 "$3" /tmp/cm.pg >/tmp/cm.log 2>&1 &
-			sp=$!
-			pair_watch 7997 "$restart" /tmp/cm.pg /tmp/cm.restart
-			wait $sp
-			st=$?
-			# A server that failed because its client went away (a REJ
-			# before its accept: EINVAL) hears the client's word late;
-			# one that could not report asks its client itself (below).
-			if [ $st != 0 ] && [ "$PAIR_LISTENING" = 1 ] &&
-				! grep -q "$PAIR_UNREPORTED" /tmp/cm.log; then
-				for i in $(seq 200); do
+		for run in 1 2; do
+			rm -f /tmp/cm.restart
+			pair_watch 7997 "$restart" /tmp/pair.pg /tmp/cm.restart
+			pair_server 120 "$3" /tmp/cm.log "$PAIR_READY"
+			# A perftest server that failed because its client went
+			# away (a REJ before its accept: EINVAL, as on Linux)
+			# hears the client's word late.
+			if [ $st != 0 ] && [ -n "$perftest" ] && [ $st -lt 129 ]; then
+				for pair_try in $(seq 200); do
 					[ -e /tmp/cm.restart ] && break
 					sleep 0.1
 				done
 			fi
-			kill -TERM -- -$wp 2>/dev/null
+			kill -TERM -$wp 2>/dev/null
 			wait $wp
-			[ $st -lt 129 ] || pair_crash_report "$t0" >>/tmp/cm.log
 			why=
 			if [ -e /tmp/cm.restart ]; then
-				why="as its client asked (it was rejected or could not report)"
-			elif [ $st != 0 ] && grep -q "$PAIR_UNREPORTED" /tmp/cm.log; then
-				why="with its client: perftest could not time the CPU's clock (a loaded guest)"
+				why="its client was rejected or could not report"
+			elif [ -n "$perftest" ] && [ $st != 0 ] && [ $st -lt 129 ] &&
+				grep -q "$PAIR_UNREPORTED" /tmp/cm.log; then
+				why="perftest could not time the CPU's clock (a loaded guest)"
 				pair_tell 7996 "$restart" || why=
 			fi
-			# What the command left in its group, gone before a new run listens.
-			left=$(cat /tmp/cm.pg 2>/dev/null)
-			if [ -n "$left" ] && kill -KILL -- -"$left" 2>/dev/null; then
-				for i in $(seq 50); do kill -0 -- -"$left" 2>/dev/null || break; sleep 0.1; done
-			fi
-			[ -n "$why" ] && [ $run -lt 3 ] || break
-			echo "# server: started again $why; its output:"
+			pair_kill_group /tmp/pair.pg
+			[ -n "$why" ] && [ $run = 1 ] || break
+			echo "# RETRY $name: the server runs again with its client: $why; its first run's output:"
 			sed 's/^/#   /' /tmp/cm.log
 		done
 		[ $st = 0 ] || sed 's/^/# server: /' /tmp/cm.log
 	else
-		restarts=0
-		for try in $(seq 100); do
+		for run in 1 2; do
 			rm -f /tmp/cm.restart /tmp/cm.pg
-			t0=$(cut -d' ' -f1 /proc/uptime)
-			pair_timeout 120 "$4" /tmp/cm.pg >/tmp/cm.log 2>&1 &
-			cp=$!
 			pair_watch 7996 "$restart" /tmp/cm.pg /tmp/cm.restart
-			wait $cp
+			# pair_client, with the group's ID for pair_watch.
+			pair_await 7998 "go $name" 180 ||
+				echo "# client: no word from the server that it listens"
+			t0=$(cut -d' ' -f1 /proc/uptime)
+			pair_timeout 120 "$4" /tmp/cm.pg >/tmp/cm.log 2>&1
 			st=$?
-			kill -TERM -- -$wp 2>/dev/null
+			kill -TERM -$wp 2>/dev/null
 			wait $wp
-			# Where it crashed goes with its output.
 			[ $st -lt 129 ] || pair_crash_report "$t0" >>/tmp/cm.log
 			why= tell=1
-			[ $st != 0 ] && [ "$PAIR_LISTENING" = 1 ] && grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log &&
-				why="was rejected after its server listened"
-			[ $st != 0 ] && grep -q "$PAIR_UNREPORTED" /tmp/cm.log &&
-				why="perftest could not time the CPU's clock (a loaded guest)"
-			[ -e /tmp/cm.restart ] && why="its server could not time the CPU's clock (a loaded guest)" tell=0
-			if [ -n "$why" ] && [ $restarts -lt 2 ]; then
-				restarts=$((restarts + 1))
-				echo "# client: $why, started again with its server; its output:"
-				sed 's/^/#   /' /tmp/cm.log
-				[ $tell = 0 ] || pair_tell 7997 "$restart"
-				continue
+			if [ -n "$perftest" ] && [ $st != 0 ] && [ $st -lt 129 ]; then
+				grep -q -i -E "$PAIR_REJECTED" /tmp/cm.log &&
+					why="its second connection was rejected: its server did not listen for it yet"
+				grep -q "$PAIR_UNREPORTED" /tmp/cm.log &&
+					why="perftest could not time the CPU's clock (a loaded guest)"
 			fi
-			[ "$PAIR_LISTENING" != 1 ] && grep -q -i -E "$PAIR_NOT_YET" /tmp/cm.log || break
-			sleep 0.3
+			[ -e /tmp/cm.restart ] && why="its server could not time the CPU's clock (a loaded guest)" tell=0
+			[ -n "$why" ] && [ $run = 1 ] || break
+			echo "# RETRY $name: the client runs again with its server: $why; its first run's output:"
+			sed 's/^/#   /' /tmp/cm.log
+			[ $tell = 0 ] || pair_tell 7997 "$restart"
 		done
 		[ $st = 0 ] || sed 's/^/# client: /' /tmp/cm.log
 	fi
 	if [ $st = 0 ]; then say ok "$name"; else say "not ok" "$name"; fi
 }
 
-# pair_cm_listening NAME SERVER SERVER_COMMAND CLIENT_COMMAND: pair_cm_run
-# whose client starts only once the server listens (`rdma res show cm_id`
-# shows a LISTEN id; the server's guest then says so on TCP port 7998), for
-# perftest's -R and rsockets' rstream and riostream, whose clients fail
-# (rstream: "rpoll: Transport endpoint is not connected") rather than say
-# they were rejected when they come first.
-pair_cm_listening() {
-	PAIR_LISTENING=1
-	pair_cm_run "$1" "$2" "$3 & p=\$!
-		for i in \$(seq 600); do
-			rdma res show cm_id | grep -q 'state LISTEN' && break
-			kill -0 \$p 2>/dev/null || break; sleep 0.1
-		done
-		timeout 60 nc -l -p 7998 >/dev/null; wait \$p" \
-		"for i in \$(seq 600); do echo go | nc $PEER 7998 2>/dev/null && break; sleep 0.1; done
-		 $4"
-	PAIR_LISTENING=0
+# pair_kill_group PGFILE: what is left of the process group whose ID is in
+# PGFILE, gone (KILL) before a new run listens.
+pair_kill_group() {
+	left=$(cat "$1" 2>/dev/null)
+	if [ -n "$left" ] && kill -KILL -"$left" 2>/dev/null; then
+		for pair_try in $(seq 50); do kill -0 -"$left" 2>/dev/null || break; sleep 0.1; done
+	fi
+}
+
+# pair_perftest_cm NAME SERVER SERVER_COMMAND CLIENT_COMMAND: pair_cm_run
+# of perftest's -R mode (see there).
+pair_perftest_cm() {
+	pair_cm_run "$1" "$2" "$3" "$4" perftest
 }
 
 # pair_cm_served NAME SERVER SERVER_COMMAND CLIENT_COMMAND: pair_cm_run for
 # a server that runs until stopped: the client says when it is done (a TCP
-# connection to port 7999; not when its server did not listen yet, it
-# tries again then), and the server must still be running then.
+# connection to port 7999), and the server must still be running then.
 pair_cm_served() {
 	pair_cm_run "$1" "$2" "$3 & p=\$!; nc -l -p 7999 >/dev/null; kill \$p" \
-		"$4 >/tmp/served.log 2>&1; s=\$?; cat /tmp/served.log
-		 grep -q -i -E \"\$PAIR_NOT_YET\" /tmp/served.log || echo done | nc $PEER 7999; exit \$s"
+		"$4; s=\$?; echo done | nc $PEER 7999; exit \$s"
 }
 
 # pair_mckey NAME SERVER GROUP: mckey (rdmacm-utils) through the RDMA CM's
 # multicast joins: guest SERVER joins GROUP and waits for 10 messages, the
 # other joins and sends them, 3 times (UD multicast is unreliable by
-# design: a message sent before the receiver joined is lost, so the sender
-# sends again rather than guess when the receiver is ready).
+# design: a message sent before the receiver's join took effect is lost,
+# so the sender sends again rather than guess when it did).
 pair_mckey() {
+	PAIR_READY=any
 	pair_cm_run "$1" "$2" "mckey -m $3 -b $XRDMA_IP" \
 		"for i in 1 2 3; do mckey -m $3 -b $XRDMA_IP -s || exit 1; done"
+	PAIR_READY=
 }
 
 # pair_rping_rejected NAME: rping to the peer's port 7471, where nobody

@@ -82,14 +82,14 @@ pair_cm_run roce.fi_pingpong_rdm_over_the_rdma_cm 1 \
 pair_cm_served roce.qperf_rc_through_the_rdma_cm 1 qperf "qperf -cm1 $PEER -t 2 rc_bw rc_lat"
 pair_cm_served roce.ucx_io_demo_through_the_rdma_cm 1 "UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo" \
 	"UCX_SOCKADDR_TLS_PRIORITY=rdmacm io_demo -q -i 1000 $PEER_IP"
-pair_cm_listening roce.rstream_over_rsockets 1 "rstream -S 1024 -C 100" "rstream -s $PEER -S 1024 -C 100"
-pair_cm_listening roce.riostream_over_rsockets 1 "riostream -S 1024 -C 100" \
+pair_cm_run roce.rstream_over_rsockets 1 "rstream -S 1024 -C 100" "rstream -s $PEER -S 1024 -C 100"
+pair_cm_run roce.riostream_over_rsockets 1 "riostream -S 1024 -C 100" \
 	"riostream -s $PEER -S 1024 -C 100"
-pair_cm_listening roce.ib_read_lat_through_the_rdma_cm 1 "ib_read_lat -R -d xrnic0 -x 1 -n 100" \
+pair_perftest_cm roce.ib_read_lat_through_the_rdma_cm 1 "ib_read_lat -R -d xrnic0 -x 1 -n 100" \
 	"ib_read_lat -R -d xrnic0 -x 1 -n 100 $PEER"
-pair_cm_listening roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 1 -n 100" \
+pair_perftest_cm roce.ib_write_bw_through_the_rdma_cm 1 "ib_write_bw -R -d xrnic0 -x 1 -n 100" \
 	"ib_write_bw -R -d xrnic0 -x 1 -n 100 $PEER"
-pair_cm_listening roce.ib_send_bw_through_the_rdma_cm 1 "ib_send_bw -R -d xrnic0 -x 1 -n 100" \
+pair_perftest_cm roce.ib_send_bw_through_the_rdma_cm 1 "ib_send_bw -R -d xrnic0 -x 1 -n 100" \
 	"ib_send_bw -R -d xrnic0 -x 1 -n 100 $PEER"
 pair_rping_rejected roce.rping_to_a_port_nobody_listens_on_is_rejected
 # A REQ flood from guest 2 (cm_flood forges 2000 REQs to a listener whose
@@ -109,15 +109,19 @@ else
 	say "not ok" roce.ucx_info_lists_rc_and_ud_verbs
 fi
 
-# write_bw_client ARGS: ib_write_bw of 64 KiB WRITEs to the peer, output in
-# /tmp/client.log, status in st; tried again while the server does not listen yet.
+# write_bw_server NAME ARGS: ib_write_bw's server of 64 KiB WRITEs in the
+# background (pair_server_start), output in /tmp/server.log.
+# write_bw_client NAME ARGS: its client (pair_client), output in
+# /tmp/client.log, status in st.
+write_bw_server() {
+	name=$1
+	shift
+	pair_server_start 120 "ib_write_bw -d xrnic0 -x 1 -s 65536 $* -F" /tmp/server.log
+}
 write_bw_client() {
-	for try in $(seq 60); do
-		timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 "$@" -F "$PEER" >/tmp/client.log 2>&1
-		st=$?
-		grep -q -i -E "couldn't connect|unable to connect" /tmp/client.log || break
-		sleep 1
-	done
+	name=$1
+	shift
+	pair_client 120 "ib_write_bw -d xrnic0 -x 1 -s 65536 $* -F $PEER" /tmp/client.log
 }
 counter() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" | tail -1; }
 # Wait (up to 60 s) until the device has received a thousand packets more
@@ -137,14 +141,12 @@ flowing() {
 # does: 3 s of silence is within its budget (perftest's timeout 14, 67 ms,
 # and 7 retries, backing off to 1 s: about 5 s).  Both ends complete.
 if [ "$XRDMA_VM_INDEX" = 2 ]; then
-	timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -D 10 -F >/tmp/server.log 2>&1 &
-	server=$!
+	write_bw_server stopped -D 10
 	flowing || echo "# no transfer flowing after 60 s"
 	echo "XRDMA-HOST: stop-device"
 	sleep 3
 	echo "XRDMA-HOST: cont-device"
-	wait $server
-	st=$?
+	pair_server_wait /tmp/server.log
 	if [ $st = 0 ]; then
 		say ok roce.a_device_stopped_for_3_s_mid_transfer_resumes_and_completes
 	else
@@ -153,7 +155,7 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	fi
 else
 	before=$(counter local_ack_timeout_err)
-	write_bw_client -D 10
+	write_bw_client stopped -D 10
 	after=$(counter local_ack_timeout_err)
 	echo "# ACK timeouts while the peer's device was stopped: $((after - before))"
 	if [ $st = 0 ] && [ "$after" -gt "$before" ]; then
@@ -171,8 +173,7 @@ fi
 # (perftest's 14: 67 ms, 7 retries), and ib_write_bw exits with that
 # error; nothing hangs on either side.
 if [ "$XRDMA_VM_INDEX" = 2 ]; then
-	timeout 120 ib_write_bw -d xrnic0 -x 1 -s 65536 -n 1000000 -F >/tmp/server.log 2>&1 &
-	server=$!
+	write_bw_server killed -n 1000000
 	# Once the transfer flows, the device dies.
 	flowing || echo "# no transfer flowing after 60 s"
 	echo "XRDMA-HOST: kill-device"
@@ -182,8 +183,8 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	# the dead device, which is found dead (one admin timeout) and let go.
 	sleep 3
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	kill $server
-	wait $server
+	kill -TERM -"$(cat /tmp/pair.pg)"
+	pair_server_wait /tmp/server.log
 	echo "# the server exited $(awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime) s after SIGTERM"
 	# The driver disconnects the device's users once its reset failed too
 	# (about a second after the first admin timeout): wait for that.
@@ -200,7 +201,7 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	fi
 else
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	write_bw_client -n 1000000
+	write_bw_client killed -n 1000000
 	echo "# the client ended $(awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime) s after it started: $(grep -m1 'Failed status' /tmp/client.log)"
 	if [ $st != 0 ] && [ $st != 124 ] && grep -q "Failed status 12:" /tmp/client.log; then
 		say ok roce.peer_device_killed_mid_transfer_fails_with_retry_exceeded

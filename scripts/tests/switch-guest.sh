@@ -22,32 +22,19 @@ counter() { rdma statistic show link xrnic0/1 | tr ' ' '\n' | grep -A1 "^$1\$" |
 send_ud="ib_send_bw -d xrnic0 -x 1 -c UD -s 4096 -n 2000 -F"
 write_bw="ib_write_bw -d xrnic0 -x 1 -s 65536 -q 16 -D 10 -F"
 
-# client LOG PROG...: run PROG... PEER, again while the server does not listen yet.
-client() {
-	log=$1
-	shift
-	for try in $(seq 60); do
-		timeout 120 "$@" "$PEER" >"$log" 2>&1
-		st=$?
-		grep -q -i -E "$PAIR_NOT_YET" "$log" || break
-		sleep 1
-	done
-	return $st
-}
-
 echo "TAP version 13"
 echo "1..2"
 if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	sent=$(counter np_cnp_sent)
-	timeout 120 $send_ud >/tmp/ud.log 2>&1
-	st=$?
+	name=ud
+	pair_server 120 "$send_ud" /tmp/ud.log
 	cnps=$(($(counter np_cnp_sent) - sent))
 	echo "# UD datagrams CE-marked: $(counter np_ecn_marked_roce_packets); CNPs sent: $cnps"
 	if [ $st = 0 ] && [ $cnps -gt 0 ]; then say ok switch.marked_datagrams_get_cnps
 	else sed 's/^/# server: /' /tmp/ud.log; say "not ok" switch.marked_datagrams_get_cnps; fi
 
-	timeout 120 $write_bw >/tmp/server.log 2>&1 &
-	server=$!
+	name=lossless
+	pair_server_start 120 "$write_bw" /tmp/server.log
 	# The stream flows (a thousand packets received), then the device stops.
 	start=$(counter rx_packets)
 	for i in $(seq 600); do
@@ -57,8 +44,7 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 	echo "XRDMA-HOST: stop-device"
 	sleep 2
 	echo "XRDMA-HOST: cont-device"
-	wait $server
-	st=$?
+	pair_server_wait /tmp/server.log
 	[ $st = 0 ] || sed 's/^/# server: /' /tmp/server.log
 	if [ $st = 0 ]; then say ok switch.lossless_a_stopped_receiver_completes
 	else say "not ok" switch.lossless_a_stopped_receiver_completes; fi
@@ -66,7 +52,8 @@ if [ "$XRDMA_VM_INDEX" = 2 ]; then
 fi
 
 handled=$(counter rp_cnp_handled)
-client /tmp/ud.log $send_ud
+name=ud
+pair_client 120 "$send_ud $PEER" /tmp/ud.log
 handled=$(($(counter rp_cnp_handled) - handled))
 echo "# CNPs that cut the UD QP's rate: $handled"
 if [ $st = 0 ] && [ $handled -gt 0 ]; then
@@ -78,7 +65,8 @@ else
 fi
 
 drops=$(counter wire_tx_drops) pauses=$(counter rx_pause)
-client /tmp/client.log $write_bw
+name=lossless
+pair_client 120 "$write_bw $PEER" /tmp/client.log
 echo "# rdma statistic: $(rdma statistic show link xrnic0/1)"
 drops=$(($(counter wire_tx_drops) - drops)) pauses=$(($(counter rx_pause) - pauses))
 echo "# paused $pauses times, $(counter rx_pause_duration) us in all; lost at the switch: $drops"

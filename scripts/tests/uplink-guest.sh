@@ -8,12 +8,11 @@
 XRDMA_VM_INDEX=${XRDMA_IP##*.}
 if [ "$XRDMA_VM_INDEX" = 1 ]; then peer=xrdma-vm17; else peer=xrdma-vm1; fi
 pair_setup "$peer"
-me=$([ "$DEV" = xrnic0 ] && echo xrnic || echo rxe)
 echo "TAP version 13"
 echo "1..$((4 + $([ "$DEV" = xrnic0 ] && echo 1 || echo 0)))"
-pair_ping "uplink.${me}.pings_the_other_machine"
-pair_run "uplink.${me}.rc_pingpong_checks_data" 1 ibv_rc_pingpong -g 1 -c -n 200
-pair_run "uplink.${me}.ib_write_bw" 1 ib_write_bw -x 1 -s 65536 -n 200 -F
-pair_rping "uplink.${me}.rping_through_the_rdma_cm" 1
+pair_ping "uplink.pings_the_other_machine"
+pair_run "uplink.rc_pingpong_checks_data" 1 ibv_rc_pingpong -g 1 -c -n 200
+pair_run "uplink.ib_write_bw" 1 ib_write_bw -x 1 -s 65536 -n 200 -F
+pair_rping "uplink.rping_through_the_rdma_cm" 1
 pair_icrc_check uplink
 exit $rc

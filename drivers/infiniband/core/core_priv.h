@@ -437,7 +437,13 @@ void xr_restrack_del(struct xr_device *xdev, struct xr_uobject *uobj);
 int xr_nl_init(void);
 void xr_nl_exit(void);
 int xr_nl_unicast(struct sk_buff *skb, u32 portid);
-int xr_nldev_rcv_msg(struct sk_buff *skb, struct nlmsghdr *nlh,
-		     struct netlink_ext_ack *extack);
+typedef int (*xr_nl_rcv_t)(struct sk_buff *skb, struct nlmsghdr *nlh,
+			   struct netlink_ext_ack *extack);
+int xr_nl_register(unsigned int client, xr_nl_rcv_t rcv);
+void xr_nl_unregister(unsigned int client);
+
+/* nldev.c */
+int xr_nldev_init(void);
+void xr_nldev_exit(void);
 
 #endif /* XR_CORE_PRIV_H */

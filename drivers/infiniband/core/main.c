@@ -81,9 +81,12 @@ static int __init xr_core_init(void)
 	ret = xr_nl_init();
 	if (ret)
 		goto err_uverbs_exit;
-	ret = xr_gid_init();
+	ret = xr_nldev_init();
 	if (ret)
 		goto err_nl_exit;
+	ret = xr_gid_init();
+	if (ret)
+		goto err_nldev_exit;
 	ret = xr_mad_init();
 	if (ret)
 		goto err_gid_exit;
@@ -109,6 +112,8 @@ err_mad_exit:
 	xr_mad_exit();
 err_gid_exit:
 	xr_gid_exit();
+err_nldev_exit:
+	xr_nldev_exit();
 err_nl_exit:
 	xr_nl_exit();
 err_uverbs_exit:
@@ -125,6 +130,7 @@ static void __exit xr_core_exit(void)
 	xr_cma_exit();
 	xr_mad_exit();
 	xr_gid_exit();
+	xr_nldev_exit();
 	xr_nl_exit();
 	xr_uverbs_exit();
 	xr_device_exit();

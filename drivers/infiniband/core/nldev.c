@@ -1187,16 +1187,12 @@ static const struct xr_nl_cmd xr_nl_cmds[RDMA_NLDEV_NUM_OPS] = {
 				      .dump = true },
 };
 
-/**
- * xr_nldev_rcv_msg - serve one NLDEV request
- * @skb: the request
- * @nlh: its header, of client RDMA_NL_NLDEV
- * @extack: where to say what was wrong
- *
- * Return: 0, a negative errno for the ack, or -EINTR once a dump started.
+/*
+ * One NLDEV request (@nlh of client RDMA_NL_NLDEV): 0, a negative errno for
+ * the ack, or -EINTR once a dump started.
  */
-int xr_nldev_rcv_msg(struct sk_buff *skb, struct nlmsghdr *nlh,
-		     struct netlink_ext_ack *extack)
+static int xr_nldev_rcv_msg(struct sk_buff *skb, struct nlmsghdr *nlh,
+			    struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
 	u32 op = RDMA_NL_GET_OP(nlh->nlmsg_type);
@@ -1236,4 +1232,22 @@ int xr_nldev_rcv_msg(struct sk_buff *skb, struct nlmsghdr *nlh,
 	ret = cmd->doit(skb, nlh, tb, extack);
 	mutex_unlock(&xr_nl_mutex);
 	return ret;
+}
+
+/**
+ * xr_nldev_init - serve the NLDEV client of RDMA netlink
+ *
+ * Return: 0 or a negative errno from xr_nl_register().
+ */
+int xr_nldev_init(void)
+{
+	return xr_nl_register(RDMA_NL_NLDEV, xr_nldev_rcv_msg);
+}
+
+/**
+ * xr_nldev_exit - stop serving the NLDEV client
+ */
+void xr_nldev_exit(void)
+{
+	xr_nl_unregister(RDMA_NL_NLDEV);
 }
