@@ -6,7 +6,6 @@
  */
 #include <inttypes.h>
 #include <string.h>
-#include <time.h>
 
 #include "transport.h"
 
@@ -59,6 +58,10 @@ void xe_dev_init(struct xe_dev *xe)
 	xe->poll_linger_ns = XE_POLL_LINGER_NS;
 	xe->linger_ns = XE_POLL_LINGER_NS;
 	xe_cc_defaults(&xe->cc);
+	xe->rx_handlers = (struct xe_rx_handlers){
+		.ud = xe_ud_rcv, .request = xe_resp_rcv, .answer = xe_comp_rcv,
+		.ce = xe_cc_ce_rcv, .cnp = xe_cc_cnp_rcv,
+	};
 }
 
 void xe_dev_fini(struct xe_dev *xe)
@@ -176,14 +179,6 @@ static void xe_admin_doorbell(struct xe_dev *xe)
 		xe_set_sts(xe, xe->sts & ~XRNIC_DEV_STS_AQ_ENABLED);
 		xe_log(xe, "admin queue disabled");
 	}
-}
-
-int64_t xe_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* A data doorbell while not polling: would a longer linger have caught it? */

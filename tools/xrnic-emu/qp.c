@@ -55,16 +55,6 @@ static uint32_t xe_qp_attrs_of(const struct xe_qp *qp)
 }
 
 /* The live QP numbered qpn, or NULL. */
-struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn)
-{
-	uint32_t slot = XE_QPN_SLOT(qpn);
-
-	if (qpn > XRNIC_QPN_MASK || slot < XE_QPN_GSI_SLOT || slot >= XE_QPN_SLOT_END ||
-	    !xe->qp[slot].live || xe->qp[slot].qpn != qpn)
-		return NULL;
-	return &xe->qp[slot];
-}
-
 static bool xe_wq_depth_ok(uint32_t depth)
 {
 	return xe_is_pow2(depth) && depth >= XRNIC_MIN_RING_DEPTH && depth <= XE_MAX_QP_WR;

@@ -85,7 +85,7 @@ void xe_ud_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
 /* resp.c: a request packet for qp. */
 void xe_resp_rcv(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
 /*
- * The receive queue, for every transport: copy the next receive WQE into
+ * rq.c, the receive queue, for every transport: copy the next receive WQE into
  * rqe (0), or none is posted (-ENOENT), or the producer index is more
  * than a ring ahead (-EIO, a QP_FATAL event posted); from the QP's SRQ if
  * it has one, which gives the WQE up at once.  xe_rqe_buf() makes its
@@ -150,7 +150,8 @@ static inline uint32_t xe_msg_last_psn(const struct xe_msg *m)
 }
 
 /*
- * req.c, for the completer: send again from psn on, the message it falls
+ * window.c, the requester's window, for the completer and the requester:
+ * send again from psn on, the message it falls
  * in and every one after it (go-back-N), after the RNR timer of rnr_code
  * (rnr_retry counts these) or at once after a sequence NAK or a gap in
  * the answers (retry_cnt counts these); false when no retry is left.
@@ -168,5 +169,7 @@ void xe_req_answered(struct xe_qp *qp, uint32_t n);
 void xe_req_reset(struct xe_qp *qp);
 /* The next packet to send is the one of psn (or the next new one). */
 void xe_req_rewind(struct xe_qp *qp, uint32_t psn);
+/* A packet was lost (a sequence NAK, a gap, a timeout): half as many unanswered. */
+void xe_req_cwnd_loss(struct xe_qp_req *r);
 
 #endif /* XE_TRANSPORT_H */

@@ -191,13 +191,13 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 		    xe_op_transport(rx.pkt.opcode) != XRNIC_QPT_UD)
 			goto drop;
 		for (i = 0; i < f->group->nqp; i++)
-			xe_ud_rcv(xe, xe_qp_get(xe, f->group->qpn[i]), &rx);
+			xe->rx_handlers.ud(xe, xe_qp_get(xe, f->group->qpn[i]), &rx);
 		return true;
 	}
 	qp = xe_qp_get(xe, rx.pkt.qpn);
 	/* A CNP is for congestion control, whatever the QP (or none). */
 	if (rx.pkt.opcode == XE_OP_CNP) {
-		xe_cc_cnp_rcv(xe, qp);
+		xe->rx_handlers.cnp(xe, qp);
 		return true;
 	}
 	/* Each QP takes the opcodes of its own transport only. */
@@ -205,13 +205,13 @@ bool xe_wire_dispatch(struct xe_dev *xe, const struct xe_frame *f)
 		goto drop;
 	/* A switch on the way was congested: the sender hears of it (DCQCN). */
 	if (f->ip && xe_ip_ecn(f->ip, f->ip_len) == XE_ECN_CE)
-		xe_cc_ce_rcv(xe, qp, &rx);
+		xe->rx_handlers.ce(xe, qp, &rx);
 	if (qp->type == XRNIC_QPT_UD)
-		xe_ud_rcv(xe, qp, &rx);
+		xe->rx_handlers.ud(xe, qp, &rx);
 	else if (rx.pkt.mask & XE_PKT_REQ)
-		xe_resp_rcv(xe, qp, &rx);
+		xe->rx_handlers.request(xe, qp, &rx);
 	else
-		xe_comp_rcv(xe, qp, &rx);
+		xe->rx_handlers.answer(xe, qp, &rx);
 	return true;
 drop:
 	xe->counters[XRNIC_CNT_RX_DROPPED]++;

@@ -384,6 +384,25 @@ struct xe_ring {
 	uint32_t depth;
 };
 
+struct xe_rx;
+/*
+ * Where the wire (wire.c) hands each packet it received: the transport's
+ * roles and congestion control, which sit above the wire and send through
+ * it, so the wire calls none of them by name.  xe_dev_init() sets them.
+ */
+struct xe_rx_handlers {
+	/* A datagram for UD qp (each QP of a multicast group in turn). */
+	void (*ud)(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
+	/* A request for qp: its responder. */
+	void (*request)(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
+	/* An answer for qp's requester: its completer. */
+	void (*answer)(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
+	/* A packet for qp that a switch marked CE: the notification point. */
+	void (*ce)(struct xe_dev *xe, struct xe_qp *qp, const struct xe_rx *rx);
+	/* A CNP for qp (NULL: none): the reaction point. */
+	void (*cnp)(struct xe_dev *xe, struct xe_qp *qp);
+};
+
 struct xe_dev {
 	/* Set up by the creator before xe_dev_init(). */
 	uint8_t *bar2;			/* XRNIC_BAR2_SIZE bytes, shared */
@@ -406,6 +425,8 @@ struct xe_dev {
 	int64_t poll_linger_ns;
 	/* Congestion control's parameters (xe_dev_init() sets mlx5's defaults; a reset keeps them). */
 	struct xe_cc_params cc;
+	/* Set by xe_dev_init(). */
+	struct xe_rx_handlers rx_handlers;
 	/*
 	 * The clock of the device's timers (xe_clock()): CLOCK_MONOTONIC, or
 	 * clock_ns while manual_clock is set (host tests move it).
@@ -469,6 +490,21 @@ struct xe_dev {
 	int64_t reject_window;		/* CLOCK_MONOTONIC second */
 	unsigned int reject_count;
 };
+
+/*
+ * The live QP numbered qpn, or NULL: a lookup in the device's QP table, for
+ * every layer (the wire, memory windows, multicast), defined here so that
+ * none of them calls up into qp.c.
+ */
+static inline struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn)
+{
+	uint32_t slot = XE_QPN_SLOT(qpn);
+
+	if (qpn > XRNIC_QPN_MASK || slot < XE_QPN_GSI_SLOT || slot >= XE_QPN_SLOT_END ||
+	    !xe->qp[slot].live || xe->qp[slot].qpn != qpn)
+		return NULL;
+	return &xe->qp[slot];
+}
 
 /* True when len bytes at p are all zero. */
 static inline bool xe_all_zero(const void *p, size_t len)
@@ -652,7 +688,6 @@ bool xe_req_run(struct xe_dev *xe, struct xe_qp *qp);
 
 /* qp.c */
 xe_cmd_fn xe_cmd_create_qp, xe_cmd_modify_qp, xe_cmd_query_qp, xe_cmd_destroy_qp;
-struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn);
 void xe_qp_drop_all(struct xe_dev *xe);
 
 /* stats.c */
