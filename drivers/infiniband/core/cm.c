@@ -1047,7 +1047,7 @@ void xr_ibcm_remove_device(struct xr_device *xdev)
 
 /**
  * xr_ibcm_set_handler - give a passive connection to its owner
- * @cm: the connection, from the REQ handler (xr_cma_req())
+ * @cm: the connection, from the listener (xr_ibcm_listen())
  * @handler: what happens next: ESTABLISHED, REJECTED, UNREACHABLE,
  *	DISCONNECTED
  * @context: for @handler
@@ -1079,6 +1079,18 @@ static void xr_ibcm_rej_msg(struct xr_device *xdev, u32 port, const struct xr_gs
 	xr_cm_set(rej, &REJ_MESSAGE_REJECTED, kind);
 	xr_cm_set(rej, &REJ_REASON, reason);
 	xr_cm_send(xdev, port, ah, rej);
+}
+
+/* The listener (xr_ibcm_listen()); NULL: nobody listens. */
+static xr_ibcm_listener_t xr_ibcm_listener;
+
+/* Offer a request to the listener: its answer, or -ENOENT without one. */
+static int xr_ibcm_offer(struct xr_device *xdev, struct xr_ibcm *cm,
+			 const struct xr_ibcm_req_rcvd *r)
+{
+	xr_ibcm_listener_t listener = READ_ONCE(xr_ibcm_listener);
+
+	return listener ? listener(xdev, cm, r) : -ENOENT;
 }
 
 /* A REQ: a passive connection for the RDMA CM to take, a REJ, or nothing (no room). */
@@ -1179,7 +1191,7 @@ static void xr_ibcm_req_rcvd(struct xr_device *xdev, u32 port, const struct xr_g
 		memcpy(r.sgid, wc->dgid, 16);
 		memcpy(r.dgid, wc->sgid, 16);
 		/* The RDMA CM takes it (and then owns it), or nobody listens. */
-		ret = xr_cma_req(xdev, cm, &r);
+		ret = xr_ibcm_offer(xdev, cm, &r);
 		if (!ret)
 			return;
 		cm->state = XR_IBCM_IDLE;	/* the REJ below says why */
@@ -1242,7 +1254,7 @@ static void xr_ibcm_sidr_req_rcvd(struct xr_device *xdev, u32 port, const struct
 	};
 	memcpy(r.sgid, wc->dgid, 16);
 	memcpy(r.dgid, wc->sgid, 16);
-	ret = xr_cma_req(xdev, cm, &r);
+	ret = xr_ibcm_offer(xdev, cm, &r);
 	if (!ret)
 		return;
 	/* As Linux: nobody listens, or the listener would not take it. */
@@ -1478,10 +1490,33 @@ void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, 
 }
 
 /**
- * xr_ibcm_init - choose the mask that makes local communication IDs unlike
- * those of this host's last boot
+ * xr_ibcm_init - start IB CM: choose the mask that makes local communication
+ * IDs unlike those of this host's last boot, and take the CM class's MADs
+ *
+ * Return: 0 or the errno of xr_mad_register_agent().
  */
-void xr_ibcm_init(void)
+int xr_ibcm_init(void)
 {
 	xr_ibcm_id_mask = get_random_u32();
+	return xr_mad_register_agent(XR_MGMT_CLASS_CM, xr_ibcm_recv);
+}
+
+/**
+ * xr_ibcm_exit - stop taking the CM class's MADs
+ */
+void xr_ibcm_exit(void)
+{
+	xr_mad_unregister_agent(XR_MGMT_CLASS_CM);
+}
+
+/**
+ * xr_ibcm_listen - set the listener offered every request, or none
+ * @listener: the listener, or NULL
+ *
+ * Set at module init and cleared at exit, while no device is registered
+ * and so no MAD arrives.
+ */
+void xr_ibcm_listen(xr_ibcm_listener_t listener)
+{
+	WRITE_ONCE(xr_ibcm_listener, listener);
 }

@@ -96,6 +96,11 @@ struct xr_mad_hdr {
 /* mad.c */
 int xr_mad_init(void);
 void xr_mad_exit(void);
+/* A consumer of one management class: each MAD of it received (process context). */
+typedef void (*xr_mad_recv_t)(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc,
+			      const u8 *mad);
+int xr_mad_register_agent(u8 mgmt_class, xr_mad_recv_t recv);
+void xr_mad_unregister_agent(u8 mgmt_class);
 int xr_mad_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah, const void *mad);
 int xr_mad_reply_ah(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc,
 		    struct xr_gsi_ah *ah);
@@ -179,7 +184,7 @@ struct xr_ibcm_rep {
 };
 
 /**
- * struct xr_ibcm_req_rcvd - a REQ or SIDR_REQ, for the RDMA CM to take (xr_cma_req())
+ * struct xr_ibcm_req_rcvd - a REQ or SIDR_REQ, for the listener to take (xr_ibcm_listen())
  * @port: the port it came in on
  * @ud: a SIDR_REQ (only @port, @service_id, the GIDs and the private data
  *	are set)
@@ -261,8 +266,18 @@ struct xr_ibcm_req {
 	u8 private_data_len;
 };
 
-void xr_ibcm_init(void);
+int xr_ibcm_init(void);
+void xr_ibcm_exit(void);
 u64 xr_ibcm_live(void);
+/*
+ * IB CM's listener (the RDMA CM): offered each REQ and SIDR_REQ, it takes
+ * it (0: it owns @cm from then on), or nobody listens to its service ID
+ * (-ENOENT), or it has no room now (-ENOMEM: the request is taken when it
+ * comes again), or it rejects it (any other errno).
+ */
+typedef int (*xr_ibcm_listener_t)(struct xr_device *xdev, struct xr_ibcm *cm,
+				  const struct xr_ibcm_req_rcvd *r);
+void xr_ibcm_listen(xr_ibcm_listener_t listener);
 
 /* IB CM's counters of a port, as Linux's (ports/<n>/cm_tx_msgs/req, ...). */
 /* REQ MRA REJ REP RTU DREQ DREP SIDR_REQ SIDR_REP LAP APR */
@@ -298,8 +313,5 @@ int xr_ibcm_qp_attr(struct xr_ibcm *cm, struct xr_ibcm_qp *qp);
 void xr_ibcm_set_handler(struct xr_ibcm *cm, xr_ibcm_handler handler, void *context);
 void xr_ibcm_get(struct xr_ibcm *cm);
 void xr_ibcm_put(struct xr_ibcm *cm);
-
-/* cma.c */
-int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_req_rcvd *r);
 
 #endif /* XR_CM_H */

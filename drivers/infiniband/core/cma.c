@@ -1449,7 +1449,7 @@ static int xr_cma_hdr_addrs(const u8 *h, struct sockaddr_storage *src,
 	}
 }
 
-/**
+/*
  * xr_cma_req - a connection request came: give it to a listener
  * @xdev: the device it came in on
  * @cm: its IB CM connection (REQ_RCVD or SIDR_REQ_RCVD), which the new id
@@ -1464,7 +1464,8 @@ static int xr_cma_hdr_addrs(const u8 *h, struct sockaddr_storage *src,
  * Return: 0 (the new id owns @cm), or -ENOENT when nobody listens (the CM
  * rejects it) or -ENOMEM.
  */
-int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_req_rcvd *r)
+static int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm,
+		      const struct xr_ibcm_req_rcvd *r)
 {
 	u8 qp_type = r->ud ? IB_UVERBS_QPT_UD : IB_UVERBS_QPT_RC;
 	struct xr_cm_event ev = {
@@ -1857,6 +1858,7 @@ int xr_cma_init(void)
 	if (!xr_cma_wq)
 		return -ENOMEM;
 	register_netevent_notifier(&xr_cma_netevent_nb);
+	xr_ibcm_listen(xr_cma_req);
 	return 0;
 }
 
@@ -1865,6 +1867,7 @@ int xr_cma_init(void)
  */
 void xr_cma_exit(void)
 {
+	xr_ibcm_listen(NULL);
 	unregister_netevent_notifier(&xr_cma_netevent_nb);
 	destroy_workqueue(xr_cma_wq);
 }

@@ -5,9 +5,12 @@
  * driver's gsi_send op to a GID's QP 1 with the GSI Q_Key; one the driver
  * received (xr_gsi_recv()) is checked (size, base version) and handed by
  * management class to its consumer, in process context on a workqueue of
- * its own (a consumer may wait for a neighbour).  The CM class is the one
- * consumer (cm.c); MADs of other classes are dropped.
+ * its own (a consumer may wait for a neighbour).  Consumers register an
+ * agent per management class (xr_mad_register_agent(), as Linux's
+ * ib_register_mad_agent()): IB CM (cm.c) takes the CM class; MADs of a
+ * class without an agent are dropped.
  */
+#include <linux/rwsem.h>
 #include <linux/slab.h>
 
 #include "core_priv.h"
@@ -31,6 +34,47 @@ struct xr_mad_work {
 };
 
 static struct workqueue_struct *xr_mad_wq;
+
+/*
+ * The agent of each management class.  Written under xr_mad_agents_sem
+ * held for write; a MAD is handed over under it held for read, so that an
+ * agent that unregisters is called no more once that returns.
+ */
+static DECLARE_RWSEM(xr_mad_agents_sem);
+static xr_mad_recv_t xr_mad_agents[256];
+
+/**
+ * xr_mad_register_agent - take the MADs of one management class
+ * @mgmt_class: the class (XR_MGMT_CLASS_CM, ...)
+ * @recv: called with each MAD of the class received, in process context
+ *
+ * Return: 0, or -EBUSY if the class has an agent.
+ */
+int xr_mad_register_agent(u8 mgmt_class, xr_mad_recv_t recv)
+{
+	int ret = 0;
+
+	down_write(&xr_mad_agents_sem);
+	if (xr_mad_agents[mgmt_class])
+		ret = -EBUSY;
+	else
+		xr_mad_agents[mgmt_class] = recv;
+	up_write(&xr_mad_agents_sem);
+	return ret;
+}
+
+/**
+ * xr_mad_unregister_agent - stop taking the MADs of a management class
+ * @mgmt_class: the class given to xr_mad_register_agent()
+ *
+ * Waits for a MAD being handed to the agent.
+ */
+void xr_mad_unregister_agent(u8 mgmt_class)
+{
+	down_write(&xr_mad_agents_sem);
+	xr_mad_agents[mgmt_class] = NULL;
+	up_write(&xr_mad_agents_sem);
+}
 
 /**
  * xr_mad_send - send a MAD from a port's GSI QP
@@ -81,8 +125,10 @@ static void xr_mad_work_fn(struct work_struct *work)
 	struct xr_mad_work *w = container_of(work, struct xr_mad_work, work);
 	const struct xr_mad_hdr *hdr = (const struct xr_mad_hdr *)w->mad;
 
-	if (hdr->base_version == XR_MGMT_BASE_VERSION && hdr->mgmt_class == XR_MGMT_CLASS_CM)
-		xr_ibcm_recv(w->xdev, w->port, &w->wc, w->mad);
+	down_read(&xr_mad_agents_sem);
+	if (hdr->base_version == XR_MGMT_BASE_VERSION && xr_mad_agents[hdr->mgmt_class])
+		xr_mad_agents[hdr->mgmt_class](w->xdev, w->port, &w->wc, w->mad);
+	up_read(&xr_mad_agents_sem);
 	xr_device_put(w->xdev);
 	kfree(w);
 }

@@ -90,10 +90,12 @@ static int __init xr_core_init(void)
 	ret = xr_mad_init();
 	if (ret)
 		goto err_gid_exit;
-	xr_ibcm_init();
-	ret = xr_cma_init();
+	ret = xr_ibcm_init();
 	if (ret)
 		goto err_mad_exit;
+	ret = xr_cma_init();
+	if (ret)
+		goto err_ibcm_exit;
 	ret = xr_ucma_init();
 	if (ret)
 		goto err_cma_exit;
@@ -108,6 +110,8 @@ static int __init xr_core_init(void)
 
 err_cma_exit:
 	xr_cma_exit();
+err_ibcm_exit:
+	xr_ibcm_exit();
 err_mad_exit:
 	xr_mad_exit();
 err_gid_exit:
@@ -128,6 +132,7 @@ static void __exit xr_core_exit(void)
 	debugfs_remove_recursive(xr_debugfs);
 	xr_ucma_exit();
 	xr_cma_exit();
+	xr_ibcm_exit();
 	xr_mad_exit();
 	xr_gid_exit();
 	xr_nldev_exit();

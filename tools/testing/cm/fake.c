@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * IB CM's surroundings, faked (fake.h): mad.c's xr_mad_send() and
- * xr_mad_reply_ah(), cma.c's xr_cma_req(), device.c's xr_device_put().
+ * IB CM's surroundings, faked (fake.h): mad.c's xr_mad_send(),
+ * xr_mad_reply_ah() and its agents, a listener as the RDMA CM's,
+ * device.c's xr_device_put().
  */
 #include <stdlib.h>
 
@@ -34,11 +35,6 @@ void fake_device_free(struct xr_device *xdev)
 {
 	free(xdev->cm_counters);
 	free(xdev);
-}
-
-void fake_reset(void)
-{
-	memset(&fake, 0, sizeof(fake));
 }
 
 void xr_device_put(struct xr_device *xdev)
@@ -98,7 +94,8 @@ void fake_handler(void *context, const struct xr_cm_event *ev)
  * none), then a listener takes it (its handler set, as cma.c sets it) or
  * not (fake.cma_answer).
  */
-int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_req_rcvd *r)
+static int fake_listener(struct xr_device *xdev, struct xr_ibcm *cm,
+			 const struct xr_ibcm_req_rcvd *r)
 {
 	struct fake_req *q;
 
@@ -117,4 +114,21 @@ int xr_cma_req(struct xr_device *xdev, struct xr_ibcm *cm, const struct xr_ibcm_
 	q->cm = cm;
 	xr_ibcm_set_handler(cm, fake_handler, q);
 	return 0;
+}
+
+/* IB CM's MADs come from the tests, which call xr_ibcm_recv() themselves. */
+int xr_mad_register_agent(u8 mgmt_class __attribute__((unused)),
+			  xr_mad_recv_t recv __attribute__((unused)))
+{
+	return 0;
+}
+
+void xr_mad_unregister_agent(u8 mgmt_class __attribute__((unused)))
+{
+}
+
+void fake_reset(void)
+{
+	memset(&fake, 0, sizeof(fake));
+	xr_ibcm_listen(fake_listener);
 }

@@ -2,7 +2,7 @@
 /*
  * What IB CM calls besides itself, faked for its host tests and fuzzer:
  * the MAD layer (every MAD sent is recorded; the reply address is the
- * sender's, for a MAD sent to our GID), the RDMA CM's xr_cma_req() (takes
+ * sender's, for a MAD sent to our GID), a listener as the RDMA CM's (takes
  * a request or answers an errno, as set), a device with our GUID, and an
  * owner's handler that records every event.
  */
@@ -34,7 +34,7 @@ struct fake_event {
 };
 
 /*
- * A request xr_cma_req() saw: @cm is NULL unless it took it (its owner
+ * A request the listener saw: @cm is NULL unless it took it (its owner
  * must then destroy it), @qp what xr_ibcm_qp_attr() said then.
  */
 struct fake_req {
@@ -54,7 +54,7 @@ struct fake {
 	unsigned int nevents;
 	struct fake_req reqs[FAKE_MAX_REQS];
 	unsigned int nreqs;
-	int cma_answer;		/* what xr_cma_req() answers: 0 takes it */
+	int cma_answer;		/* what the listener answers: 0 takes it */
 	int reply_ah_answer;	/* what xr_mad_reply_ah() answers (0: the address) */
 };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Host stand-in for what <linux/kernel.h> brings in: container_of(), the
- * min/max helpers, __aligned(), READ_ONCE(), fallthrough, byte order, ERR_PTR() and friends, errno
+ * min/max helpers, __aligned(), READ_ONCE(), WRITE_ONCE(), fallthrough, byte order, ERR_PTR() and friends, errno
  * values, the string functions.
  */
 #ifndef CM_SHIM_KERNEL_H
@@ -28,6 +28,7 @@
 
 #define __aligned(n)	__attribute__((aligned(n)))
 #define READ_ONCE(x)	(*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile typeof(x) *)&(x) = (v))
 #define fallthrough	__attribute__((__fallthrough__))
 
 #define cpu_to_be16(x)	((__be16)htobe16(x))
