@@ -109,6 +109,8 @@ layer scripts scripts/tests/xrdma-vm.sh
 # busybox sh in the runner's guests, dash in make check-packages' Debian
 # guest, bash.
 layer pair-shells scripts/tests/rdma-pair-shells.sh
+# The counter itself (scripts/tap-count.pl) on logs made up for each rule.
+layer tap-count scripts/tests/tap-count.sh
 layer test-split scripts/tests/test-split.sh
 # The README's main command works: two guests run the demo script.
 layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \
