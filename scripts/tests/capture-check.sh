@@ -15,12 +15,18 @@ rc=0
 say() { n=$((n + 1)); echo "$1 $n capture.$2"; [ "$1" = ok ] || rc=1; }
 
 # Each frame's fields, a line each, tab-separated; a field that occurs more
-# than once is ';'-joined.  tshark 4.0's RPC-over-RDMA heuristic throws on
-# any SEND whose payload is shorter than its header (rsockets' 4-byte
-# messages): it decodes the payload of no frame here, so it is off and
-# every other dissector stays on.
+# than once is ';'-joined.  tshark guesses the protocol inside an IB
+# payload from its first bytes (heuristic dissectors); the payloads here
+# hold whatever the programs' buffers held: a 2-byte READ response
+# reading 0x88cd was taken for an EtherType (eth_over_ib) and decoded as a
+# malformed openSAFETY frame, and rsockets' 4-byte messages as malformed
+# RPC-over-RDMA.  No frame here carries one of those protocols, so every
+# payload heuristic is off; the transport headers and IB CM stay decoded.
+PAYLOAD_GUESSES="rpcrdma_infiniband eth_over_ib sdp_infiniband iser_infiniband
+	smb_direct_infiniband smcr_infiniband lnet_ib fc_infiniband nvme_rdma"
 fields() {
-	tshark -n --disable-heuristic rpcrdma_infiniband -r "$1" -T fields \
+	# shellcheck disable=SC2046 # one option per word
+	tshark -n $(printf -- '--disable-heuristic %s ' $PAYLOAD_GUESSES) -r "$1" -T fields \
 		-E separator=/t -E aggregator=';' -E occurrence=a \
 		-e frame.number -e infiniband.bth.opcode -e infiniband.bth.destqp \
 		-e ip.src -e ipv6.src -e udp.dstport -e udp.checksum -e _ws.col.Info \
