@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
+#include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -597,8 +598,12 @@ struct xr_port_gids {
  * @users_done: completed when @users drops to zero (core private)
  * @registered: set between register and unregister (core private)
  * @dead: the device stopped answering (core private)
+ * @clients_lock: held to read by whoever tells the clients of an event,
+ *	to write while @clients_ready changes (core private)
+ * @clients_ready: every client added and none removed yet (core private)
  * @gid_lock: protects @port_gids (core private)
  * @port_gids: per port, its net_device and GID table (core private)
+ * @gid_list: on gid.c's list of devices with GID tables (core private)
  * @cm_counters: per port, IB CM's message counters (core private; freed
  *	with the device)
  */
@@ -630,8 +635,11 @@ struct xr_device {
 	struct completion users_done;
 	bool registered;
 	bool dead;
+	struct rw_semaphore clients_lock;	/* protects clients_ready */
+	bool clients_ready;
 	struct mutex gid_lock;	/* protects port_gids */
 	struct xr_port_gids *port_gids;
+	struct list_head gid_list;
 	struct xr_cm_counters *cm_counters;
 };
 

@@ -9,7 +9,7 @@
  * cuts its rate on a CNP and raises it again by timer and byte counter.
  * A QP no CNP reached is not limited and pays nothing but one test on its
  * send path.  The algorithm here works on its own state and a time given
- * to it, so host tests step it by hand; cc.c also holds the device's hooks
+ * to it, so host tests step it by hand; the device's hooks are cc_qp.c's
  * (transport.h).
  */
 #ifndef XE_CC_H

@@ -5,14 +5,6 @@
  */
 #include "xe.h"
 
-/* The live CQ numbered cqn, or NULL. */
-struct xe_cq *xe_cq_get(struct xe_dev *xe, uint32_t cqn)
-{
-	if (cqn < 1 || cqn > XE_MAX_CQ || !xe->cq[cqn].live)
-		return NULL;
-	return &xe->cq[cqn];
-}
-
 uint8_t xe_cmd_create_cq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			 struct xrnic_acq_entry *cpl)
 {
@@ -39,13 +31,11 @@ uint8_t xe_cmd_create_cq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	db_host = xe_gm_ptr(&xe->mem, db, XRNIC_DB_RECORD_SIZE);
 	if (!host || !db_host)
 		return xe_fail(xe, XRNIC_STATUS_BAD_ADDRESS, "ring or db_addr outside guest RAM");
-	for (cqn = 1; cqn <= XE_MAX_CQ; cqn++)
-		if (!xe->cq[cqn].live)
-			break;
-	if (cqn > XE_MAX_CQ)
+	cqn = xe_obj_unused(xe, XE_CQ);
+	if (!cqn)
 		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "CQ table full");
 	xe->cq[cqn] = (struct xe_cq){
-		.live = true,
+		.obj.live = true,
 		.ring = ring,
 		.depth = depth,
 		.vector = vector,
@@ -68,15 +58,10 @@ uint8_t xe_cmd_destroy_cq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	cq = xe_cq_get(xe, le32toh(c->cqn));
 	if (!cq)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such CQ");
-	if (cq->refs)
+	if (cq->obj.refs)
 		return xe_fail(xe, XRNIC_STATUS_BUSY, "CQ used by a QP");
-	cq->live = false;
+	cq->obj.live = false;
 	return XRNIC_STATUS_OK;
-}
-
-void xe_cq_drop_all(struct xe_dev *xe)
-{
-	memset(xe->cq, 0, sizeof(xe->cq));
 }
 
 /* A full barrier, then the arm request: see struct xrnic_cq_db. */

@@ -22,12 +22,12 @@ static void xe_drop_objects(struct xe_dev *xe)
 	xe_gid_drop_all(xe);
 	xe_qp_drop_all(xe);
 	xe_mcast_drop_all(xe);
-	xe_srq_drop_all(xe);
-	xe_cq_drop_all(xe);
+	xe_obj_drop_all(xe, XE_SRQ);
+	xe_obj_drop_all(xe, XE_CQ);
 	xe_eq_drop_all(xe);
-	xe_mw_drop_all(xe);
+	xe_obj_drop_all(xe, XE_MW);
 	xe_mr_drop_all(xe);
-	xe_pd_drop_all(xe);
+	xe_obj_drop_all(xe, XE_PD);
 	xe_stats_drop_all(xe);
 }
 
@@ -228,7 +228,7 @@ static bool xe_poll_pass(struct xe_dev *xe, int64_t now, int64_t *next)
 
 	for (slot = XE_QPN_GSI_SLOT; slot < XE_QPN_SLOT_END; slot++) {
 		qp = &xe->qp[slot];
-		if (!qp->live)
+		if (!qp->obj.live)
 			continue;
 		for (pass = 0; pass < XE_POLL_PASSES && xe_req_run(xe, qp); pass++)
 			progress = true;

@@ -64,7 +64,7 @@ uint8_t xe_cmd_destroy_eq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	if (!xe->eq[vector].live)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no event queue on this vector");
 	for (i = 1; i <= XE_MAX_CQ; i++)
-		if (xe->cq[i].live && xe->cq[i].vector == vector)
+		if (xe->cq[i].obj.live && xe->cq[i].vector == vector)
 			return xe_fail(xe, XRNIC_STATUS_BUSY, "a CQ uses this event queue");
 	xe->eq[vector] = (struct xe_eq){ };
 	return XRNIC_STATUS_OK;

@@ -17,8 +17,9 @@ uint32_t xe_mr_lookup(const struct xe_dev *xe, uint32_t key)
 {
 	uint32_t idx = XRNIC_KEY_INDEX(key);
 
-	if (idx < 1 || idx > XE_MAX_MR || !xe->mr[idx].live ||
-	    xe->mr[idx].key != XRNIC_KEY_BYTE(key))
+	const struct xe_mr *mr = xe_obj_get(xe, XE_MR, idx);
+
+	if (!mr || mr->key != XRNIC_KEY_BYTE(key))
 		return 0;
 	return idx;
 }
@@ -123,10 +124,8 @@ uint8_t xe_cmd_reg_mr(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	pd = xe_pd_get(xe, pdn);
 	if (!pd)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such PD");
-	for (idx = 1; idx <= XE_MAX_MR; idx++)
-		if (!xe->mr[idx].live)
-			break;
-	if (idx > XE_MAX_MR)
+	idx = xe_obj_unused(xe, XE_MR);
+	if (!idx)
 		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "MR table full");
 	if (npages > XE_MAX_MR_PAGES - xe->mr_pages)
 		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "page-list budget used up");
@@ -146,7 +145,7 @@ uint8_t xe_cmd_reg_mr(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	}
 
 	xe->mr[idx] = (struct xe_mr){
-		.live = true,
+		.obj.live = true,
 		.key = xe->mr[idx].key,
 		.pdn = pdn,
 		.access = le32toh(c->access),
@@ -156,7 +155,7 @@ uint8_t xe_cmd_reg_mr(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		.pages = pages,
 	};
 	xe->mr_pages += npages;
-	pd->refs++;
+	pd->obj.refs++;
 	key = idx << 8 | xe->mr[idx].key;
 	cpl->mr.lkey = htole32(key);
 	cpl->mr.rkey = htole32(key);
@@ -187,9 +186,9 @@ uint8_t xe_cmd_dereg_mr(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	if (!idx)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no MR with that key");
 	mr = &xe->mr[idx];
-	if (mr->mws)
+	if (mr->obj.refs)
 		return xe_fail(xe, XRNIC_STATUS_BUSY, "memory windows are bound to the MR");
-	xe->pd[mr->pdn].refs--;
+	xe->pd[mr->pdn].obj.refs--;
 	xe_mr_drop(xe, mr);
 	return XRNIC_STATUS_OK;
 }
@@ -228,6 +227,6 @@ void xe_mr_drop_all(struct xe_dev *xe)
 	for (idx = 1; xe->mr_pages && idx <= XE_MAX_MR; idx++)
 		if (xe->mr[idx].pages)
 			free(xe->mr[idx].pages);
-	memset(xe->mr, 0, sizeof(xe->mr));
+	xe_obj_drop_all(xe, XE_MR);
 	xe->mr_pages = 0;
 }

@@ -24,9 +24,12 @@ static uint32_t xe_mw_rkey(uint32_t idx, uint8_t key)
 static uint32_t xe_mw_lookup(const struct xe_dev *xe, uint32_t rkey)
 {
 	uint32_t idx = XRNIC_KEY_INDEX(rkey) - XRNIC_MW_INDEX_BASE;
+	const struct xe_mw *mw;
 
-	if (XRNIC_KEY_INDEX(rkey) <= XRNIC_MW_INDEX_BASE || idx > XRNIC_MAX_MW ||
-	    !xe->mw[idx].live || xe->mw[idx].key != XRNIC_KEY_BYTE(rkey))
+	if (XRNIC_KEY_INDEX(rkey) <= XRNIC_MW_INDEX_BASE)
+		return 0;
+	mw = xe_obj_get(xe, XE_MW, idx);
+	if (!mw || mw->key != XRNIC_KEY_BYTE(rkey))
 		return 0;
 	return idx;
 }
@@ -52,15 +55,13 @@ uint8_t xe_cmd_alloc_mw(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	pd = xe_pd_get(xe, pdn);
 	if (!pd)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such PD");
-	for (idx = 1; idx <= XRNIC_MAX_MW; idx++)
-		if (!xe->mw[idx].live)
-			break;
-	if (idx > XRNIC_MAX_MW)
+	idx = xe_obj_unused(xe, XE_MW);
+	if (!idx)
 		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "memory window table full");
 	xe->mw[idx] = (struct xe_mw){
-		.live = true, .type = c->type, .key = xe->mw[idx].key, .pdn = pdn,
+		.obj.live = true, .type = c->type, .key = xe->mw[idx].key, .pdn = pdn,
 	};
-	pd->refs++;
+	pd->obj.refs++;
 	cpl->mw.rkey = htole32(xe_mw_rkey(idx, xe->mw[idx].key));
 	return XRNIC_STATUS_OK;
 }
@@ -69,7 +70,7 @@ static void xe_mw_unbind(struct xe_dev *xe, struct xe_mw *mw)
 {
 	if (!mw->bound)
 		return;
-	xe->mr[xe_mr_lookup(xe, mw->mr_key)].mws--;
+	xe->mr[xe_mr_lookup(xe, mw->mr_key)].obj.refs--;
 	/* A type 2 window's QP unbinds it before it is destroyed. */
 	if (mw->type == XRNIC_MW_TYPE_2)
 		xe_qp_get(xe, mw->qpn)->mws--;
@@ -88,12 +89,12 @@ uint8_t xe_cmd_dealloc_mw(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
 	/* Binds change the key byte behind the driver's back: the index names it. */
 	idx = XRNIC_KEY_INDEX(le32toh(c->rkey)) - XRNIC_MW_INDEX_BASE;
-	if (XRNIC_KEY_INDEX(le32toh(c->rkey)) <= XRNIC_MW_INDEX_BASE || idx > XRNIC_MAX_MW ||
-	    !xe->mw[idx].live)
+	mw = XRNIC_KEY_INDEX(le32toh(c->rkey)) > XRNIC_MW_INDEX_BASE ?
+	     xe_obj_get(xe, XE_MW, idx) : NULL;
+	if (!mw)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no memory window at that index");
-	mw = &xe->mw[idx];
 	xe_mw_unbind(xe, mw);
-	xe->pd[mw->pdn].refs--;
+	xe->pd[mw->pdn].obj.refs--;
 	/* The next window at this index gets another key byte. */
 	*mw = (struct xe_mw){ .key = mw->key + 1 };
 	return XRNIC_STATUS_OK;
@@ -104,14 +105,9 @@ void xe_mw_unbind_qp(struct xe_dev *xe, const struct xe_qp *qp)
 	uint32_t idx;
 
 	for (idx = 1; qp->mws && idx <= XRNIC_MAX_MW; idx++)
-		if (xe->mw[idx].live && xe->mw[idx].bound &&
+		if (xe->mw[idx].obj.live && xe->mw[idx].bound &&
 		    xe->mw[idx].type == XRNIC_MW_TYPE_2 && xe->mw[idx].qpn == qp->qpn)
 			xe_mw_unbind(xe, &xe->mw[idx]);
-}
-
-void xe_mw_drop_all(struct xe_dev *xe)
-{
-	memset(xe->mw, 0, sizeof(xe->mw));
 }
 
 /* The checks of a bind (IBTA 10.6.7.2, C10-72 .. C10-75); true when it may go. */
@@ -161,7 +157,7 @@ static uint8_t xe_mw_bind(struct xe_dev *xe, struct xe_qp *qp, const struct xrni
 	mw->mr_key = le32toh(b->mr_lkey);
 	mw->addr = le64toh(b->addr);
 	mw->length = le64toh(b->length);
-	xe->mr[mr_idx].mws++;
+	xe->mr[mr_idx].obj.refs++;
 	if (mw->type == XRNIC_MW_TYPE_2) {
 		mw->qpn = qp->qpn;
 		qp->mws++;
@@ -218,7 +214,7 @@ bool xe_mw_translate(const struct xe_dev *xe, uint32_t key, uint32_t pdn, uint32
 	if (XRNIC_KEY_INDEX(key) <= XRNIC_MW_INDEX_BASE)
 		return false;
 	/* Entry 0 is never live. */
-	if (!mw->live || !mw->bound) {
+	if (!mw->obj.live || !mw->bound) {
 		*err = -ENOENT;
 		return true;
 	}

@@ -2,14 +2,6 @@
 /* Protection domains: ALLOC_PD and DEALLOC_PD. */
 #include "xe.h"
 
-/* The live PD numbered pdn, or NULL. */
-struct xe_pd *xe_pd_get(struct xe_dev *xe, uint32_t pdn)
-{
-	if (pdn < 1 || pdn > XE_MAX_PD || !xe->pd[pdn].live)
-		return NULL;
-	return &xe->pd[pdn];
-}
-
 uint8_t xe_cmd_alloc_pd(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			struct xrnic_acq_entry *cpl)
 {
@@ -17,12 +9,10 @@ uint8_t xe_cmd_alloc_pd(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 
 	if (!xe_all_zero(cmd->data, sizeof(cmd->data)))
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "parameters given");
-	for (pdn = 1; pdn <= XE_MAX_PD; pdn++)
-		if (!xe->pd[pdn].live)
-			break;
-	if (pdn > XE_MAX_PD)
+	pdn = xe_obj_unused(xe, XE_PD);
+	if (!pdn)
 		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "PD table full");
-	xe->pd[pdn] = (struct xe_pd){ .live = true };
+	xe->pd[pdn] = (struct xe_pd){ .obj.live = true };
 	cpl->pd.pdn = htole32(pdn);
 	return XRNIC_STATUS_OK;
 }
@@ -39,13 +29,8 @@ uint8_t xe_cmd_dealloc_pd(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	pd = xe_pd_get(xe, le32toh(c->pdn));
 	if (!pd)
 		return xe_fail(xe, XRNIC_STATUS_NOT_FOUND, "no such PD");
-	if (pd->refs)
+	if (pd->obj.refs)
 		return xe_fail(xe, XRNIC_STATUS_BUSY, "PD has MRs or QPs");
-	pd->live = false;
+	pd->obj.live = false;
 	return XRNIC_STATUS_OK;
-}
-
-void xe_pd_drop_all(struct xe_dev *xe)
-{
-	memset(xe->pd, 0, sizeof(xe->pd));
 }

@@ -49,7 +49,7 @@ uint8_t xe_cmd_set_gid(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	memcpy(xe->gid[c->index].gid, c->gid, sizeof(c->gid));
 	/* A path to a GID that became or stopped being ours changes side. */
 	for (slot = XE_QPN_GSI_SLOT; slot < XE_QPN_SLOT_END; slot++)
-		if (xe->qp[slot].live)
+		if (xe->qp[slot].obj.live)
 			xe->qp[slot].loopback = xe_gid_is_ours(xe, xe->qp[slot].attr.dgid);
 	return XRNIC_STATUS_OK;
 }

@@ -123,13 +123,11 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		return xe_fail(xe, XRNIC_STATUS_BAD_ADDRESS, "ring or db_addr outside guest RAM");
 	if (c->qp_type == XRNIC_QPT_GSI) {
 		slot = XE_QPN_GSI_SLOT;
-		if (xe->qp[slot].live)
+		if (xe->qp[slot].obj.live)
 			return xe_fail(xe, XRNIC_STATUS_BUSY, "the GSI QP exists");
 	} else {
-		for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++)
-			if (!xe->qp[slot].live)
-				break;
-		if (slot == XE_QPN_SLOT_END)
+		slot = xe_obj_unused(xe, XE_QP);
+		if (!slot)
 			return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "QP table full");
 	}
 	atomics = calloc(XE_MAX_RD_ATOMIC, sizeof(*atomics));
@@ -142,7 +140,7 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 
 	qp = &xe->qp[slot];
 	*qp = (struct xe_qp){
-		.live = true,
+		.obj.live = true,
 		.gen = qp->gen,
 		.qpn = slot == XE_QPN_GSI_SLOT ? XRNIC_GSI_QPN :
 		       (qp->gen & XE_QPN_GEN_MASK) << XE_QPN_SLOT_BITS | slot,
@@ -168,11 +166,11 @@ uint8_t xe_cmd_create_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		.msgs = msgs,
 	};
 	xe_req_reset(qp);
-	pd->refs++;
-	scq->refs++;
-	rcq->refs++;
+	pd->obj.refs++;
+	scq->obj.refs++;
+	rcq->obj.refs++;
 	if (srq)
-		srq->refs++;
+		srq->obj.refs++;
 	cpl->qp.qpn = htole32(qp->qpn);
 	return XRNIC_STATUS_OK;
 }
@@ -192,11 +190,11 @@ uint8_t xe_cmd_destroy_qp(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	if (qp->mcast_groups)
 		return xe_fail(xe, XRNIC_STATUS_BUSY, "QP attached to a multicast group");
 	xe_mw_unbind_qp(xe, qp);
-	xe->pd[qp->pdn].refs--;
-	xe->cq[qp->send_cqn].refs--;
-	xe->cq[qp->recv_cqn].refs--;
+	xe->pd[qp->pdn].obj.refs--;
+	xe->cq[qp->send_cqn].obj.refs--;
+	xe->cq[qp->recv_cqn].obj.refs--;
 	if (qp->srqn)
-		xe->srq[qp->srqn].refs--;
+		xe->srq[qp->srqn].obj.refs--;
 	free(qp->msgs);
 	free(qp->atomics);
 	/* The next QP in this slot gets another qpn. */
@@ -434,5 +432,5 @@ void xe_qp_drop_all(struct xe_dev *xe)
 		free(xe->qp[i].msgs);
 		free(xe->qp[i].atomics);
 	}
-	memset(xe->qp, 0, sizeof(xe->qp));
+	xe_obj_drop_all(xe, XE_QP);
 }

@@ -9,13 +9,6 @@
 
 #include "xe.h"
 
-struct xe_srq *xe_srq_get(struct xe_dev *xe, uint32_t srqn)
-{
-	if (srqn < 1 || srqn > XRNIC_MAX_SRQ || !xe->srq[srqn].live)
-		return NULL;
-	return &xe->srq[srqn];
-}
-
 uint8_t xe_cmd_create_srq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 			  struct xrnic_acq_entry *cpl)
 {
@@ -40,16 +33,14 @@ uint8_t xe_cmd_create_srq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 	db_host = xe_gm_ptr(&xe->mem, db, XRNIC_DB_RECORD_SIZE);
 	if (!ring_host || !db_host)
 		return xe_fail(xe, XRNIC_STATUS_BAD_ADDRESS, "ring or db_addr outside guest RAM");
-	for (srqn = 1; srqn <= XRNIC_MAX_SRQ; srqn++)
-		if (!xe->srq[srqn].live)
-			break;
-	if (srqn > XRNIC_MAX_SRQ)
+	srqn = xe_obj_unused(xe, XE_SRQ);
+	if (!srqn)
 		return xe_fail(xe, XRNIC_STATUS_NO_RESOURCES, "SRQ table full");
 	xe->srq[srqn] = (struct xe_srq){
-		.live = true, .pdn = le32toh(c->pdn), .depth = depth, .max_sge = c->max_sge,
+		.obj.live = true, .pdn = le32toh(c->pdn), .depth = depth, .max_sge = c->max_sge,
 		.ring = ring_host, .db = (struct xrnic_srq_db *)db_host,
 	};
-	pd->refs++;
+	pd->obj.refs++;
 	cpl->srq.srqn = htole32(srqn);
 	return XRNIC_STATUS_OK;
 }
@@ -81,9 +72,9 @@ uint8_t xe_cmd_destroy_srq(struct xe_dev *xe, const struct xrnic_aq_entry *cmd,
 		return status;
 	if (cmd->srq.limit)
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, NULL);
-	if (srq->refs)
+	if (srq->obj.refs)
 		return xe_fail(xe, XRNIC_STATUS_BUSY, "SRQ used by a QP");
-	xe->pd[srq->pdn].refs--;
+	xe->pd[srq->pdn].obj.refs--;
 	*srq = (struct xe_srq){ 0 };
 	return XRNIC_STATUS_OK;
 }
@@ -180,9 +171,4 @@ int xe_srq_take(struct xe_dev *xe, uint32_t srqn, struct xrnic_rqe *rqe)
 		xe_aenq_post(xe, XRNIC_EVENT_SRQ_LIMIT, srqn, 0);
 	}
 	return 0;
-}
-
-void xe_srq_drop_all(struct xe_dev *xe)
-{
-	memset(xe->srq, 0, sizeof(xe->srq));
 }

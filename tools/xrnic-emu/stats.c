@@ -48,29 +48,15 @@ uint8_t xe_cmd_query_resources(struct xe_dev *xe, const struct xrnic_aq_entry *c
 			       struct xrnic_acq_entry *cpl)
 {
 	struct xrnic_resp_query_resources *r = &cpl->resources;
-	uint32_t pds = 0, mrs = 0, cqs = 0, qps = 0, srqs = 0, mws = 0;
-	unsigned int i;
 
 	if (!xe_all_zero(cmd->data, sizeof(cmd->data)))
 		return xe_fail(xe, XRNIC_STATUS_MALFORMED, "parameters given");
-	for (i = 1; i <= XE_MAX_PD; i++)
-		pds += xe->pd[i].live;
-	for (i = 1; i <= XE_MAX_MR; i++)
-		mrs += xe->mr[i].live;
-	for (i = 1; i <= XE_MAX_CQ; i++)
-		cqs += xe->cq[i].live;
-	for (i = XE_QPN_GSI_SLOT; i < XE_QPN_SLOT_END; i++)
-		qps += xe->qp[i].live;
-	for (i = 1; i <= XRNIC_MAX_SRQ; i++)
-		srqs += xe->srq[i].live;
-	for (i = 1; i <= XRNIC_MAX_MW; i++)
-		mws += xe->mw[i].live;
-	r->pds = htole32(pds);
-	r->mrs = htole32(mrs);
-	r->cqs = htole32(cqs);
-	r->qps = htole32(qps);
+	r->pds = htole32(xe_obj_count(xe, XE_PD));
+	r->mrs = htole32(xe_obj_count(xe, XE_MR));
+	r->cqs = htole32(xe_obj_count(xe, XE_CQ));
+	r->qps = htole32(xe_obj_count(xe, XE_QP));
 	r->mr_pages = htole64(xe->mr_pages);
-	r->srqs = htole32(srqs);
-	r->mws = htole32(mws);
+	r->srqs = htole32(xe_obj_count(xe, XE_SRQ));
+	r->mws = htole32(xe_obj_count(xe, XE_MW));
 	return XRNIC_STATUS_OK;
 }

@@ -110,17 +110,33 @@ struct xe_identity {
 };
 
 /*
- * Object tables.  PD, CQ and MR numbers are table indexes from 1 (0 is never
- * valid); the MR key is "index << 8 | key byte".  A device reset drops every
- * object.
+ * Object tables (obj.c), as rxe's rxe_pool: PDs, MRs, MWs, CQs, SRQs and
+ * QPs are arrays whose elements start with struct xe_obj.  PD, CQ, SRQ and
+ * MR numbers are table indexes from 1 (0 is never valid); the MR key is
+ * "index << 8 | key byte"; a QP number holds its slot.  A device reset
+ * drops every object.
  */
-struct xe_pd {
+
+/**
+ * struct xe_obj - what every element of an object table starts with
+ * @live: created and not destroyed
+ * @refs: the objects that name it (a PD: its MRs, MWs, SRQs and QPs; a
+ *	CQ or an SRQ: its QPs; an MR: the windows bound to it); destroying
+ *	it is refused while any does
+ */
+struct xe_obj {
 	bool live;
-	uint32_t refs;			/* MRs and QPs on this PD */
+	uint32_t refs;
+};
+
+enum xe_obj_kind { XE_PD, XE_MR, XE_MW, XE_CQ, XE_SRQ, XE_QP, XE_OBJ_KINDS };
+
+struct xe_pd {
+	struct xe_obj obj;
 };
 
 struct xe_mr {
-	bool live;
+	struct xe_obj obj;
 	uint8_t key;			/* key byte; changes on every reuse */
 	uint32_t pdn;
 	uint32_t access;		/* XRNIC_ACCESS_* */
@@ -128,7 +144,6 @@ struct xe_mr {
 	uint64_t length;
 	uint32_t npages;
 	uint64_t *pages;		/* the device's copy of the page list (GPAs) */
-	uint32_t mws;			/* memory windows bound to it */
 };
 
 /*
@@ -138,7 +153,7 @@ struct xe_mr {
  * (XRNIC_MW_INDEX_BASE + table index) << 8 | key.
  */
 struct xe_mw {
-	bool live;
+	struct xe_obj obj;
 	bool bound;
 	bool zero_based;		/* remote iovas count from 0 */
 	uint8_t type;			/* enum xrnic_mw_type */
@@ -151,8 +166,7 @@ struct xe_mw {
 };
 
 struct xe_cq {
-	bool live;
-	uint32_t refs;			/* QP send and receive CQ references */
+	struct xe_obj obj;
 	uint64_t ring;			/* GPA of depth * XRNIC_CQE_SIZE bytes */
 	uint32_t depth;
 	uint16_t vector;		/* its event queue; 0: none */
@@ -172,8 +186,7 @@ struct xe_mcast {
 
 /* A shared receive queue (srq.c). */
 struct xe_srq {
-	bool live;
-	uint32_t refs;			/* QPs receiving from it */
+	struct xe_obj obj;
 	uint32_t pdn;
 	uint32_t depth;
 	uint8_t max_sge;
@@ -312,7 +325,7 @@ struct xe_atomic_done {
 };
 
 struct xe_qp {
-	bool live;
+	struct xe_obj obj;
 	uint32_t gen;			/* qpn generation of this slot */
 	uint32_t qpn;
 	uint8_t type;			/* enum xrnic_qp_type */
@@ -501,7 +514,7 @@ static inline struct xe_qp *xe_qp_get(struct xe_dev *xe, uint32_t qpn)
 	uint32_t slot = XE_QPN_SLOT(qpn);
 
 	if (qpn > XRNIC_QPN_MASK || slot < XE_QPN_GSI_SLOT || slot >= XE_QPN_SLOT_END ||
-	    !xe->qp[slot].live || xe->qp[slot].qpn != qpn)
+	    !xe->qp[slot].obj.live || xe->qp[slot].qpn != qpn)
 		return NULL;
 	return &xe->qp[slot];
 }
@@ -583,14 +596,37 @@ static inline int64_t xe_clock(const struct xe_dev *xe)
 	return xe->manual_clock ? xe->clock_ns : xe_now_ns();
 }
 
+/* obj.c: the object tables (struct xe_obj). */
+/* The live object numbered n of a kind, or NULL (QPs: xe_qp_get()). */
+void *xe_obj_get(const struct xe_dev *xe, enum xe_obj_kind kind, uint32_t n);
+/* The first number of a kind no live object has, or 0: the table is full. */
+uint32_t xe_obj_unused(const struct xe_dev *xe, enum xe_obj_kind kind);
+/* How many objects of a kind are live. */
+uint32_t xe_obj_count(const struct xe_dev *xe, enum xe_obj_kind kind);
+/* Forget every object of a kind (a reset); what they hold is freed first. */
+void xe_obj_drop_all(struct xe_dev *xe, enum xe_obj_kind kind);
+
+static inline struct xe_pd *xe_pd_get(struct xe_dev *xe, uint32_t pdn)
+{
+	return xe_obj_get(xe, XE_PD, pdn);
+}
+
+static inline struct xe_cq *xe_cq_get(struct xe_dev *xe, uint32_t cqn)
+{
+	return xe_obj_get(xe, XE_CQ, cqn);
+}
+
+static inline struct xe_srq *xe_srq_get(struct xe_dev *xe, uint32_t srqn)
+{
+	return xe_obj_get(xe, XE_SRQ, srqn);
+}
+
 /* admin.c */
 void xe_admin_process(struct xe_dev *xe);
 
 /* pd.c */
 xe_cmd_fn xe_cmd_query_port;
 xe_cmd_fn xe_cmd_alloc_pd, xe_cmd_dealloc_pd;
-struct xe_pd *xe_pd_get(struct xe_dev *xe, uint32_t pdn);
-void xe_pd_drop_all(struct xe_dev *xe);
 
 /* mr.c */
 xe_cmd_fn xe_cmd_reg_mr, xe_cmd_dereg_mr;
@@ -614,7 +650,6 @@ xe_cmd_fn xe_cmd_alloc_mw, xe_cmd_dealloc_mw;
 
 /* cc.c */
 xe_cmd_fn xe_cmd_query_cc, xe_cmd_set_cc;
-void xe_mw_drop_all(struct xe_dev *xe);
 /* Unbind the type 2 windows bound to qp (it is being destroyed). */
 void xe_mw_unbind_qp(struct xe_dev *xe, const struct xe_qp *qp);
 /*
@@ -637,18 +672,14 @@ bool xe_mw_translate(const struct xe_dev *xe, uint32_t key, uint32_t pdn, uint32
 
 /* cq.c */
 xe_cmd_fn xe_cmd_create_cq, xe_cmd_destroy_cq;
-struct xe_cq *xe_cq_get(struct xe_dev *xe, uint32_t cqn);
-void xe_cq_drop_all(struct xe_dev *xe);
 /* Write a CQE (its phase bit is set here) and raise an event if armed. */
 void xe_cq_post(struct xe_dev *xe, uint32_t cqn, struct xrnic_cqe *cqe);
 
 /* srq.c */
 xe_cmd_fn xe_cmd_create_srq, xe_cmd_destroy_srq, xe_cmd_modify_srq, xe_cmd_resize_srq,
 	xe_cmd_query_srq;
-struct xe_srq *xe_srq_get(struct xe_dev *xe, uint32_t srqn);
 /* Copy the next WQE of srq into rqe and take it (0), or none (-ENOENT), or -EIO. */
 int xe_srq_take(struct xe_dev *xe, uint32_t srqn, struct xrnic_rqe *rqe);
-void xe_srq_drop_all(struct xe_dev *xe);
 
 /* mcast.c */
 xe_cmd_fn xe_cmd_attach_mcast, xe_cmd_detach_mcast;

@@ -206,23 +206,6 @@ static void xr_cm_count(struct xr_device *xdev, u32 port, u32 group, u16 attr)
 		atomic_long_inc(&xdev->cm_counters[port - 1].c[group][attr - XR_CM_REQ_ATTR]);
 }
 
-/**
- * xr_ibcm_counter - one of IB CM's counters of a port
- * @xdev: the device
- * @port: the port
- * @group: enum xr_cm_counter_group
- * @kind: the message: its attribute ID less REQ's
- *
- * Return: the count, or 0 for a port or message that has none.
- */
-long xr_ibcm_counter(struct xr_device *xdev, u32 port, u32 group, u32 kind)
-{
-	if (port < 1 || port > xdev->phys_port_cnt || group >= XR_CM_COUNTER_GROUPS ||
-	    kind >= XR_CM_MSG_KINDS)
-		return 0;
-	return atomic_long_read(&xdev->cm_counters[port - 1].c[group][kind]);
-}
-
 /* Send a CM message, counted (a full queue or a dead device: as a lost one). */
 static void xr_cm_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah, const u8 *m)
 {
@@ -1013,13 +996,11 @@ void xr_ibcm_destroy(struct xr_ibcm *cm)
 	xr_ibcm_put(cm);
 }
 
-/**
- * xr_ibcm_remove_device - end the orphans of a device that goes
- * @xdev: the device, whose RDMA CM ids are gone (xr_cma_remove_device())
- *
- * Context: process context.
+/*
+ * A device goes: end its orphans (the RDMA CM, a client registered later,
+ * let go of its ids first).
  */
-void xr_ibcm_remove_device(struct xr_device *xdev)
+static void xr_ibcm_remove_device(struct xr_device *xdev)
 {
 	struct xr_ibcm *cm;
 	unsigned long index = 0;
@@ -1044,6 +1025,11 @@ void xr_ibcm_remove_device(struct xr_device *xdev)
 		xr_ibcm_put(cm);
 	}
 }
+
+static struct xr_client xr_ibcm_client = {
+	.name = "ib_cm",
+	.remove = xr_ibcm_remove_device,
+};
 
 /**
  * xr_ibcm_set_handler - give a passive connection to its owner
@@ -1491,14 +1477,23 @@ void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, 
 
 /**
  * xr_ibcm_init - start IB CM: choose the mask that makes local communication
- * IDs unlike those of this host's last boot, and take the CM class's MADs
+ * IDs unlike those of this host's last boot, become a client of every
+ * device, and take the CM class's MADs
  *
- * Return: 0 or the errno of xr_mad_register_agent().
+ * Return: 0 or a negative errno.
  */
 int xr_ibcm_init(void)
 {
+	int ret;
+
 	xr_ibcm_id_mask = get_random_u32();
-	return xr_mad_register_agent(XR_MGMT_CLASS_CM, xr_ibcm_recv);
+	ret = xr_register_client(&xr_ibcm_client);
+	if (ret)
+		return ret;
+	ret = xr_mad_register_agent(XR_MGMT_CLASS_CM, xr_ibcm_recv);
+	if (ret)
+		xr_unregister_client(&xr_ibcm_client);
+	return ret;
 }
 
 /**
@@ -1507,6 +1502,7 @@ int xr_ibcm_init(void)
 void xr_ibcm_exit(void)
 {
 	xr_mad_unregister_agent(XR_MGMT_CLASS_CM);
+	xr_unregister_client(&xr_ibcm_client);
 }
 
 /**

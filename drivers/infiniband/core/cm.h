@@ -295,11 +295,27 @@ struct xr_cm_counters {
 	atomic_long_t c[XR_CM_COUNTER_GROUPS][XR_CM_MSG_KINDS];
 };
 
-long xr_ibcm_counter(struct xr_device *xdev, u32 port, u32 group, u32 kind);
+/**
+ * xr_ibcm_counter - one of IB CM's counters of a port
+ * @xdev: the device, which holds the counters (cm.c counts, sysfs shows)
+ * @port: the port
+ * @group: enum xr_cm_counter_group
+ * @kind: the message: its attribute ID less REQ's
+ *
+ * Return: the count, or 0 for a port or message that has none.
+ */
+static inline long xr_ibcm_counter(const struct xr_device *xdev, u32 port, u32 group,
+				   u32 kind)
+{
+	if (port < 1 || port > xdev->phys_port_cnt || group >= XR_CM_COUNTER_GROUPS ||
+	    kind >= XR_CM_MSG_KINDS)
+		return 0;
+	return atomic_long_read(&xdev->cm_counters[port - 1].c[group][kind]);
+}
+
 struct xr_ibcm *xr_ibcm_connect(struct xr_device *xdev, const struct xr_ibcm_req *p,
 				xr_ibcm_handler handler, void *context);
 void xr_ibcm_destroy(struct xr_ibcm *cm);
-void xr_ibcm_remove_device(struct xr_device *xdev);
 void xr_ibcm_recv(struct xr_device *xdev, u32 port, const struct xr_gsi_wc *wc, const u8 *mad);
 int xr_ibcm_accept(struct xr_ibcm *cm, const struct xr_ibcm_rep *p);
 int xr_ibcm_send_rtu(struct xr_ibcm *cm);

@@ -1713,16 +1713,13 @@ u64 xr_cma_res_count(struct xr_device *xdev)
 	return n;
 }
 
-/**
- * xr_cma_remove_device - a device is going: its ids let go of it
- * @xdev: the device, whose unregistration began (no id binds to it any more)
- *
- * Each id bound to it gets DEVICE_REMOVAL and is left with no device, in
- * DEVICE_REMOVAL; its owner destroys it.
- *
- * Context: process context; takes every such id's lock.
+/*
+ * A device is going (its unregistration began: no id binds to it any
+ * more): its ids let go of it.  Each id bound to it gets DEVICE_REMOVAL
+ * and is left with no device, in DEVICE_REMOVAL; its owner destroys it.
+ * Takes every such id's lock.
  */
-void xr_cma_remove_device(struct xr_device *xdev)
+static void xr_cma_remove_device(struct xr_device *xdev)
 {
 	struct xr_cm_id *id, *next;
 	LIST_HEAD(gone);
@@ -1754,6 +1751,11 @@ void xr_cma_remove_device(struct xr_device *xdev)
 		xr_cma_put(id);
 	}
 }
+
+static struct xr_client xr_cma_client = {
+	.name = "rdma_cm",
+	.remove = xr_cma_remove_device,
+};
 
 /* ------------------------------------------- a neighbour's new MAC */
 
@@ -1849,17 +1851,26 @@ static struct notifier_block xr_cma_netevent_nb = {
 /**
  * xr_cma_init - start the RDMA CM
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0 or a negative errno.
  */
 int xr_cma_init(void)
 {
+	int ret;
+
 	/* Unbound: one id waiting for a neighbour holds up no other. */
 	xr_cma_wq = alloc_workqueue("xrdma_cm", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
 	if (!xr_cma_wq)
 		return -ENOMEM;
+	ret = xr_register_client(&xr_cma_client);
+	if (ret)
+		goto err_destroy_wq;
 	register_netevent_notifier(&xr_cma_netevent_nb);
 	xr_ibcm_listen(xr_cma_req);
 	return 0;
+
+err_destroy_wq:
+	destroy_workqueue(xr_cma_wq);
+	return ret;
 }
 
 /**
@@ -1869,5 +1880,6 @@ void xr_cma_exit(void)
 {
 	xr_ibcm_listen(NULL);
 	unregister_netevent_notifier(&xr_cma_netevent_nb);
+	xr_unregister_client(&xr_cma_client);
 	destroy_workqueue(xr_cma_wq);
 }

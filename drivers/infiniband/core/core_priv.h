@@ -18,6 +18,7 @@
 
 #include <xrdma/xr_core.h>
 
+#include "client.h"
 #include "cm.h"
 
 /* IB async event types (enum ib_event_type), as user space reads them. */
@@ -334,7 +335,6 @@ struct xr_cm_mc;
 struct xr_cm_mc *xr_cm_join_multicast(struct xr_cm_id *id, const struct sockaddr *addr,
 				      bool send_only, void *context);
 void xr_cm_leave_multicast(struct xr_cm_id *id, struct xr_cm_mc *mc);
-void xr_cma_remove_device(struct xr_device *xdev);
 
 /* ucma.c */
 int xr_ucma_init(void);
@@ -381,33 +381,40 @@ void xr_mcast_detach_all(struct xr_device *xdev, struct xr_qp *qp);
 /* uverbs_main.c */
 int xr_uverbs_init(void);
 void xr_uverbs_exit(void);
-int xr_uverbs_add(struct xr_device *xdev);
-void xr_uverbs_remove(struct xr_device *xdev);
-void xr_uverbs_disassociate_all(struct xr_device *xdev);
-void xr_uverbs_async_event(struct xr_device *xdev, u64 element,
-			   u32 event_type);
 int xr_uverbs_chardev(struct xr_device *xdev, dev_t *devt, char *name,
 		      size_t len);
-void xr_ufile_put(struct xr_ufile *ufile);
 
 /* uverbs_cmd.c */
 ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
 			   size_t count);
 
-/* uobj.c */
+/* ufile.c */
+void xr_ufile_put(struct xr_ufile *ufile);
+
+/* share.c */
 int xr_user_charge(struct xr_ufile *ufile, enum xr_obj_type type);
 void xr_user_uncharge(struct xr_ufile *ufile, enum xr_obj_type type);
+
+/* uobj.c */
 void *xr_uobj_lookup(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type);
 int xr_uobj_add(struct xr_ufile *ufile, struct xr_uobject *uobj,
 		enum xr_obj_type type, u32 res_id);
 void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj);
-void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd);
-int xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr);
-void xr_destroy_mw(struct xr_ufile *ufile, struct xr_mw *mw);
-void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq);
-void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp);
-void xr_destroy_ah(struct xr_ufile *ufile, struct xr_ah *ah);
-void xr_destroy_srq(struct xr_ufile *ufile, struct xr_srq *srq);
+
+/**
+ * struct xr_destroy - one object's destruction
+ * @by_user: a command asked for it (else its file is closing)
+ * @comp_events: out: the completion events reported for a CQ
+ * @async_events: out: the async events reported for a CQ, QP or SRQ
+ */
+struct xr_destroy {
+	bool by_user;
+	u32 comp_events;
+	u32 async_events;
+};
+
+int xr_uobj_destroy(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type,
+		    struct xr_destroy *d);
 void xr_ufile_destroy_objects(struct xr_ufile *ufile);
 
 /* events.c */

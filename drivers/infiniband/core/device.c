@@ -14,9 +14,104 @@ struct class xr_class = {
 	.dev_groups = xr_dev_groups,
 };
 
-/* xr_devices_lock protects xr_devices and the names of registered devices. */
+/*
+ * xr_devices_lock protects xr_devices, the names of registered devices and
+ * changes to xr_clients.
+ */
 static DEFINE_MUTEX(xr_devices_lock);
 static DEFINE_XARRAY_FLAGS(xr_devices, XA_FLAGS_ALLOC);
+
+/*
+ * The core's parts that serve every device, in registration order.  The
+ * list changes only while no device is registered (at module init and
+ * exit), so registration and unregistration walk it without a lock.
+ */
+static LIST_HEAD(xr_clients);
+
+/**
+ * xr_register_client - add a part of the core that serves every device
+ * @client: its add, remove and event callbacks
+ *
+ * As Linux's ib_register_client(), with one difference: the clients are
+ * the core's own parts, registered at module init before any driver can
+ * register a device.  Devices call @client->add in registration order and
+ * @client->remove in the reverse order.
+ *
+ * Return: 0, or -EBUSY once a device is registered.
+ */
+int xr_register_client(struct xr_client *client)
+{
+	int ret = 0;
+
+	mutex_lock(&xr_devices_lock);
+	if (WARN_ON(!xa_empty(&xr_devices)))
+		ret = -EBUSY;
+	else
+		list_add_tail(&client->list, &xr_clients);
+	mutex_unlock(&xr_devices_lock);
+	return ret;
+}
+
+/**
+ * xr_unregister_client - remove a client added by xr_register_client()
+ * @client: the client
+ *
+ * Context: module exit, when no device is registered.
+ */
+void xr_unregister_client(struct xr_client *client)
+{
+	mutex_lock(&xr_devices_lock);
+	WARN_ON(!xa_empty(&xr_devices));
+	list_del(&client->list);
+	mutex_unlock(&xr_devices_lock);
+}
+
+/* Remove the clients before @last (all: NULL is past the end) in reverse. */
+static void xr_remove_clients(struct xr_device *xdev, struct xr_client *last)
+{
+	struct xr_client *client = last ? last : list_entry(&xr_clients, struct xr_client, list);
+
+	list_for_each_entry_continue_reverse(client, &xr_clients, list)
+		if (client->remove)
+			client->remove(xdev);
+}
+
+static int xr_add_clients(struct xr_device *xdev)
+{
+	struct xr_client *client;
+	int ret;
+
+	list_for_each_entry(client, &xr_clients, list) {
+		if (!client->add)
+			continue;
+		ret = client->add(xdev);
+		if (ret) {
+			xr_remove_clients(xdev, client);
+			return ret;
+		}
+	}
+	down_write(&xdev->clients_lock);
+	xdev->clients_ready = true;
+	up_write(&xdev->clients_lock);
+	return 0;
+}
+
+/*
+ * Tell every client of an event.  Between registration and
+ * unregistration only: unregistration waits for a report in progress
+ * before it removes a client.
+ */
+static void xr_clients_event(struct xr_device *xdev, u32 port, u32 event_type)
+{
+	struct xr_client *client;
+
+	down_read(&xdev->clients_lock);
+	if (xdev->clients_ready)
+		list_for_each_entry(client, &xr_clients, list)
+			if (client->event)
+				client->event(xdev, port, event_type);
+	up_read(&xdev->clients_lock);
+}
 
 static void xr_device_release(struct device *dev)
 {
@@ -47,6 +142,7 @@ struct xr_device *xr_alloc_device(size_t size)
 	if (!xdev)
 		return NULL;
 	xr_restrack_init(xdev);
+	init_rwsem(&xdev->clients_lock);
 	mutex_init(&xdev->user_lock);
 	xa_init(&xdev->user_usage);
 	device_initialize(&xdev->dev);
@@ -161,7 +257,7 @@ int xr_register_device(struct xr_device *xdev, const char *name_fmt,
 	ret = xr_add_port_sysfs(xdev);
 	if (ret)
 		goto err_del;
-	ret = xr_uverbs_add(xdev);
+	ret = xr_add_clients(xdev);
 	if (ret)
 		goto err_remove_ports;
 	xdev->registered = true;
@@ -189,9 +285,11 @@ EXPORT_SYMBOL_GPL(xr_register_device);
  * xr_unregister_device - remove a device from users' view
  * @xdev: a registered device
  *
- * Waits for lookups in progress (netlink) and for sysfs readers to finish,
- * and cuts open files off; the driver may then tear down the hardware and
- * call xr_dealloc_device().
+ * The clients let go of it in the reverse order of their registration (the
+ * RDMA CM's ids, which hold references, then the IB CM connections they
+ * left sending their DREQs, then the open uverbs files); then it waits
+ * for lookups in progress (netlink) and for sysfs readers to finish.  The
+ * driver may then tear down the hardware and call xr_dealloc_device().
  */
 void xr_unregister_device(struct xr_device *xdev)
 {
@@ -199,16 +297,13 @@ void xr_unregister_device(struct xr_device *xdev)
 	xa_erase(&xr_devices, xdev->index);
 	xdev->registered = false;
 	mutex_unlock(&xr_devices_lock);
-	/*
-	 * RDMA CM ids let go of it (they hold references), then the IB CM
-	 * connections they left sending their DREQs, then the rest.
-	 */
-	xr_cma_remove_device(xdev);
-	xr_ibcm_remove_device(xdev);
+	down_write(&xdev->clients_lock);
+	xdev->clients_ready = false;
+	up_write(&xdev->clients_lock);
+	xr_remove_clients(xdev, NULL);
 	xr_device_put(xdev);
 	wait_for_completion(&xdev->users_done);
 
-	xr_uverbs_remove(xdev);
 	xr_remove_port_sysfs(xdev);
 	dev_info(&xdev->dev, "unregistered\n");
 	device_del(&xdev->dev);
@@ -232,11 +327,8 @@ void xr_device_fatal(struct xr_device *xdev)
 {
 	if (xchg(&xdev->dead, true))
 		return;
-	if (!refcount_inc_not_zero(&xdev->users))
-		return;
 	dev_err(&xdev->dev, "device is dead; disconnecting its users\n");
-	xr_uverbs_disassociate_all(xdev);
-	xr_device_put(xdev);
+	xr_clients_event(xdev, 0, XR_EVENT_DEVICE_FATAL);
 }
 EXPORT_SYMBOL_GPL(xr_device_fatal);
 
@@ -254,11 +346,7 @@ EXPORT_SYMBOL_GPL(xr_device_fatal);
  */
 void xr_port_event(struct xr_device *xdev, u32 port, bool active)
 {
-	if (!refcount_inc_not_zero(&xdev->users))
-		return;
-	xr_uverbs_async_event(xdev, port, active ? XR_EVENT_PORT_ACTIVE :
-						   XR_EVENT_PORT_ERR);
-	xr_device_put(xdev);
+	xr_clients_event(xdev, port, active ? XR_EVENT_PORT_ACTIVE : XR_EVENT_PORT_ERR);
 }
 EXPORT_SYMBOL_GPL(xr_port_event);
 

@@ -147,18 +147,24 @@ static void xr_gid_resync(struct xr_device *xdev, struct xr_port_gids *pg)
 	kfree(set);
 }
 
+/*
+ * The devices with GID tables, from xr_gid_table_init() to
+ * xr_gid_table_destroy(): a rescan reaches every one of them, and a table
+ * is not freed while a rescan uses it.
+ */
+static DEFINE_MUTEX(xr_gid_devices_lock);	/* protects xr_gid_devices */
+static LIST_HEAD(xr_gid_devices);
+
 static void xr_gid_rescan(struct work_struct *work)
 {
-	unsigned long index = 0;
 	struct xr_device *xdev;
 	u32 p;
 
-	while ((xdev = xr_device_get_next(&index))) {
+	mutex_lock(&xr_gid_devices_lock);
+	list_for_each_entry(xdev, &xr_gid_devices, gid_list)
 		for (p = 0; p < xdev->phys_port_cnt; p++)
 			xr_gid_resync(xdev, &xdev->port_gids[p]);
-		xr_device_put(xdev);
-		index++;
-	}
+	mutex_unlock(&xr_gid_devices_lock);
 }
 
 static DECLARE_WORK(xr_gid_rescan_work, xr_gid_rescan);
@@ -178,8 +184,11 @@ int xr_gid_table_init(struct xr_device *xdev)
 	if (!xdev->port_gids)
 		return -ENOMEM;
 	mutex_init(&xdev->gid_lock);
+	mutex_lock(&xr_gid_devices_lock);
 	for (p = 0; p < xdev->phys_port_cnt; p++)
 		xr_gid_resync(xdev, &xdev->port_gids[p]);
+	list_add_tail(&xdev->gid_list, &xr_gid_devices);
+	mutex_unlock(&xr_gid_devices_lock);
 	return 0;
 }
 
@@ -191,6 +200,9 @@ void xr_gid_table_destroy(struct xr_device *xdev)
 {
 	u32 p;
 
+	mutex_lock(&xr_gid_devices_lock);
+	list_del(&xdev->gid_list);
+	mutex_unlock(&xr_gid_devices_lock);
 	for (p = 0; p < xdev->phys_port_cnt; p++)
 		if (xdev->port_gids[p].netdev)
 			netdev_put(xdev->port_gids[p].netdev,

@@ -1,117 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User objects: the per-file handle table (an xarray), typed lookup, the
- * per-user share of each device's objects, and destruction, one object at
- * a time or all of a file in dependency order.
+ * User objects: the per-file handle table (an xarray), typed lookup, and
+ * destruction, one object at a time or all of a file in dependency order.
  * Callers hold the file's lock (see uverbs_main.c).
  */
-#include <linux/capability.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "core_priv.h"
-
-static unsigned int user_share = 50;
-module_param(user_share, uint, 0644);
-MODULE_PARM_DESC(user_share,
-		 "Percent of each kind of a device's objects (PDs, MRs, MWs, CQs, QPs, AHs, SRQs; multicast attachments of max_mcast_grp) that one user (UID) may hold; CAP_SYS_RESOURCE is exempt (default 50, 100 or more: no limit)");
-
-/**
- * struct xr_user_usage - the objects one user holds on a device
- * @n: per enum xr_obj_type
- */
-struct xr_user_usage {
-	u32 n[XR_OBJ_MAX];
-};
-
-static u32 xr_device_max(const struct xr_device *xdev, enum xr_obj_type type)
-{
-	switch (type) {
-	case XR_OBJ_QP:
-		return xdev->attr.max_qp;
-	case XR_OBJ_MR:
-		return xdev->attr.max_mr;
-	case XR_OBJ_CQ:
-		return xdev->attr.max_cq;
-	case XR_OBJ_AH:
-		return xdev->attr.max_ah;
-	case XR_OBJ_SRQ:
-		return xdev->attr.max_srq;
-	case XR_OBJ_MW:
-		return xdev->attr.max_mw;
-	case XR_OBJ_MCAST:
-		/* The groups are what is scarce: a user attaches to half of them. */
-		return xdev->attr.max_mcast_grp;
-	default:
-		return xdev->attr.max_pd;
-	}
-}
-
-/**
- * xr_user_charge - count a new object against its file's user
- * @ufile: the file
- * @type: the object's type
- *
- * Return: 0, or -EAGAIN (as Linux's RDMA cgroup answers) once the user holds
- * its share of the device's objects of the type, so that one user cannot
- * take them all; -ENOMEM.  xr_user_uncharge() gives it back.
- */
-int xr_user_charge(struct xr_ufile *ufile, enum xr_obj_type type)
-{
-	struct xr_device *xdev = ufile->xdev;
-	unsigned long uid = __kuid_val(ufile->uid);
-	u64 limit = (u64)xr_device_max(xdev, type) * READ_ONCE(user_share) / 100;
-	struct xr_user_usage *u;
-	int ret = 0;
-
-	mutex_lock(&xdev->user_lock);
-	u = xa_load(&xdev->user_usage, uid);
-	if (!u) {
-		u = kzalloc(sizeof(*u), GFP_KERNEL_ACCOUNT);
-		if (!u) {
-			ret = -ENOMEM;
-			goto out_unlock;
-		}
-		ret = xa_err(xa_store(&xdev->user_usage, uid, u, GFP_KERNEL));
-		if (ret) {
-			kfree(u);
-			goto out_unlock;
-		}
-	}
-	if (READ_ONCE(user_share) < 100 && u->n[type] >= max_t(u64, limit, 1) &&
-	    !capable(CAP_SYS_RESOURCE))
-		ret = -EAGAIN;
-	else
-		u->n[type]++;
-out_unlock:
-	mutex_unlock(&xdev->user_lock);
-	return ret;
-}
-
-/**
- * xr_user_uncharge - give back what xr_user_charge() counted
- * @ufile: the file
- * @type: the object's type
- */
-void xr_user_uncharge(struct xr_ufile *ufile, enum xr_obj_type type)
-{
-	struct xr_device *xdev = ufile->xdev;
-	unsigned long uid = __kuid_val(ufile->uid);
-	struct xr_user_usage *u;
-	int t;
-
-	mutex_lock(&xdev->user_lock);
-	u = xa_load(&xdev->user_usage, uid);
-	if (!WARN_ON(!u || !u->n[type]))
-		u->n[type]--;
-	for (t = 0; u && t < XR_OBJ_MAX && !u->n[t]; t++)
-		;
-	if (u && t == XR_OBJ_MAX) {
-		xa_erase(&xdev->user_usage, uid);
-		kfree(u);
-	}
-	mutex_unlock(&xdev->user_lock);
-}
 
 /**
  * xr_uobj_lookup - find an object of a file by handle and type
@@ -178,33 +73,35 @@ void xr_uobj_del(struct xr_ufile *ufile, struct xr_uobject *uobj)
 	atomic64_dec(&ufile->xdev->res_count[uobj->type]);
 }
 
-/**
- * xr_destroy_pd - destroy a protection domain and free it
- * @ufile: its file, whose lock the caller holds
- * @pd: the object; nothing may use it any more
+/*
+ * Each kind's destruction.  @d->by_user: a command asked for it, refused
+ * with -EBUSY while the user must destroy or detach something first; else
+ * the file is closing and its objects go in dependency order, so nothing
+ * refuses.  The caller holds the file's lock and has looked the object up.
  */
-void xr_destroy_pd(struct xr_ufile *ufile, struct xr_pd *pd)
+static int xr_destroy_pd(struct xr_ufile *ufile, struct xr_uobject *uobj,
+			 struct xr_destroy *d)
 {
-	xr_uobj_del(ufile, &pd->uobj);
+	struct xr_pd *pd = container_of(uobj, struct xr_pd, uobj);
+
+	if (d->by_user && atomic_read(&uobj->usecnt))
+		return -EBUSY;
+	xr_uobj_del(ufile, uobj);
 	ufile->xdev->ops->dealloc_pd(ufile->xdev, pd);
 	kfree(pd);
+	return 0;
 }
 
-/**
- * xr_destroy_mr - destroy a memory region, unpinning its memory and free it
- * @ufile: its file, whose lock the caller holds
- * @mr: the object; nothing may use it any more
- *
- * Return: 0, or -EBUSY (and the MR stays) while memory windows are bound
- * to it.
- */
-int xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
+/* -EBUSY (the MR stays) while memory windows are bound to it, as the IB spec says. */
+static int xr_destroy_mr(struct xr_ufile *ufile, struct xr_uobject *uobj,
+			 struct xr_destroy *d)
 {
+	struct xr_mr *mr = container_of(uobj, struct xr_mr, uobj);
 	struct xr_device *xdev = ufile->xdev;
 
 	if (xdev->ops->dereg_mr(xdev, mr) == -EBUSY)
 		return -EBUSY;
-	xr_uobj_del(ufile, &mr->uobj);
+	xr_uobj_del(ufile, uobj);
 	/* NULL: the driver took the pages, which the device may still use. */
 	if (mr->umem)
 		xr_umem_release(mr->umem);
@@ -213,27 +110,29 @@ int xr_destroy_mr(struct xr_ufile *ufile, struct xr_mr *mr)
 	return 0;
 }
 
-/**
- * xr_destroy_mw - destroy a memory window, unbinding it, and free it
- * @ufile: its file, whose lock the caller holds
- * @mw: the object
- */
-void xr_destroy_mw(struct xr_ufile *ufile, struct xr_mw *mw)
+static int xr_destroy_mw(struct xr_ufile *ufile, struct xr_uobject *uobj,
+			 struct xr_destroy *d)
 {
-	xr_uobj_del(ufile, &mw->uobj);
+	struct xr_mw *mw = container_of(uobj, struct xr_mw, uobj);
+
+	xr_uobj_del(ufile, uobj);
 	ufile->xdev->ops->dealloc_mw(ufile->xdev, mw);
 	atomic_dec(&mw->pd->uobj.usecnt);
 	kfree(mw);
+	return 0;
 }
 
-/**
- * xr_destroy_cq - destroy a completion queue and its unread events and free it
- * @ufile: its file, whose lock the caller holds
- * @cq: the object; nothing may use it any more
- */
-void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq)
+/* With its unread events. */
+static int xr_destroy_cq(struct xr_ufile *ufile, struct xr_uobject *uobj,
+			 struct xr_destroy *d)
 {
-	xr_uobj_del(ufile, &cq->uobj);
+	struct xr_cq *cq = container_of(uobj, struct xr_cq, uobj);
+
+	if (d->by_user && atomic_read(&uobj->usecnt))
+		return -EBUSY;
+	d->comp_events = cq->comp_events;
+	d->async_events = cq->async_events;
+	xr_uobj_del(ufile, uobj);
 	ufile->xdev->ops->destroy_cq(ufile->xdev, cq);
 	if (cq->channel) {
 		xr_event_flush(cq->channel, &cq->comp_events);
@@ -242,16 +141,19 @@ void xr_destroy_cq(struct xr_ufile *ufile, struct xr_cq *cq)
 	if (ufile->async_file)
 		xr_event_flush(ufile->async_file, &cq->async_events);
 	kfree(cq);
+	return 0;
 }
 
-/**
- * xr_destroy_qp - destroy a queue pair and its unread events and free it
- * @ufile: its file, whose lock the caller holds
- * @qp: the object; nothing may use it any more
- */
-void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp)
+/* With its unread events; as Linux, the user detaches first, close by itself. */
+static int xr_destroy_qp(struct xr_ufile *ufile, struct xr_uobject *uobj,
+			 struct xr_destroy *d)
 {
-	xr_uobj_del(ufile, &qp->uobj);
+	struct xr_qp *qp = container_of(uobj, struct xr_qp, uobj);
+
+	if (d->by_user && !list_empty(&qp->mcast_list))
+		return -EBUSY;
+	d->async_events = qp->async_events;
+	xr_uobj_del(ufile, uobj);
 	xr_mcast_detach_all(ufile->xdev, qp);
 	ufile->xdev->ops->destroy_qp(ufile->xdev, qp);
 	atomic_dec(&qp->pd->uobj.usecnt);
@@ -262,33 +164,75 @@ void xr_destroy_qp(struct xr_ufile *ufile, struct xr_qp *qp)
 	if (ufile->async_file)
 		xr_event_flush(ufile->async_file, &qp->async_events);
 	kfree(qp);
+	return 0;
 }
 
-/**
- * xr_destroy_srq - destroy a shared receive queue and its unread events and free it
- * @ufile: its file, whose lock the caller holds
- * @srq: the object; no QP may use it any more
- */
-void xr_destroy_srq(struct xr_ufile *ufile, struct xr_srq *srq)
+/* With its unread events. */
+static int xr_destroy_srq(struct xr_ufile *ufile, struct xr_uobject *uobj,
+			  struct xr_destroy *d)
 {
-	xr_uobj_del(ufile, &srq->uobj);
+	struct xr_srq *srq = container_of(uobj, struct xr_srq, uobj);
+
+	if (d->by_user && atomic_read(&uobj->usecnt))
+		return -EBUSY;
+	d->async_events = srq->async_events;
+	xr_uobj_del(ufile, uobj);
 	ufile->xdev->ops->destroy_srq(ufile->xdev, srq);
 	atomic_dec(&srq->pd->uobj.usecnt);
 	if (ufile->async_file)
 		xr_event_flush(ufile->async_file, &srq->async_events);
 	kfree(srq);
+	return 0;
 }
 
-/**
- * xr_destroy_ah - destroy an address handle and free it
- * @ufile: its file, whose lock the caller holds
- * @ah: the object; work requests already posted with it carry their own copy
- */
-void xr_destroy_ah(struct xr_ufile *ufile, struct xr_ah *ah)
+/* Work requests already posted with it carry their own copy. */
+static int xr_destroy_ah(struct xr_ufile *ufile, struct xr_uobject *uobj,
+			 struct xr_destroy *d)
 {
-	xr_uobj_del(ufile, &ah->uobj);
+	struct xr_ah *ah = container_of(uobj, struct xr_ah, uobj);
+
+	xr_uobj_del(ufile, uobj);
 	atomic_dec(&ah->pd->uobj.usecnt);
 	kfree(ah);
+	return 0;
+}
+
+/* How each kind of object is destroyed (multicast attachments are not objects). */
+static int (*const xr_destroyers[XR_OBJ_MAX])(struct xr_ufile *ufile,
+					       struct xr_uobject *uobj,
+					       struct xr_destroy *d) = {
+	[XR_OBJ_QP] = xr_destroy_qp,
+	[XR_OBJ_MW] = xr_destroy_mw,
+	[XR_OBJ_AH] = xr_destroy_ah,
+	[XR_OBJ_SRQ] = xr_destroy_srq,
+	[XR_OBJ_MR] = xr_destroy_mr,
+	[XR_OBJ_CQ] = xr_destroy_cq,
+	[XR_OBJ_PD] = xr_destroy_pd,
+};
+
+/**
+ * xr_uobj_destroy - destroy an object at its user's request, and free it
+ * @ufile: its file, whose lock the caller holds
+ * @handle: the handle user space gave
+ * @type: the type the command names
+ * @d: out: the events reported for it (@d->by_user is set here)
+ *
+ * Return: 0; -EINVAL for no such object; -EBUSY (and the object stays)
+ * while other objects use it (a PD, CQ or SRQ), memory windows are bound
+ * to it (an MR) or it is attached to multicast groups (a QP).
+ */
+int xr_uobj_destroy(struct xr_ufile *ufile, u32 handle, enum xr_obj_type type,
+		    struct xr_destroy *d)
+{
+	struct xr_uobject *uobj;
+
+	if (type >= XR_OBJ_MAX || !xr_destroyers[type])
+		return -EINVAL;
+	uobj = xr_uobj_lookup(ufile, handle, type);
+	if (!uobj)
+		return -EINVAL;
+	*d = (struct xr_destroy){ .by_user = true };
+	return xr_destroyers[type](ufile, uobj, d);
 }
 
 /**
@@ -301,41 +245,13 @@ void xr_destroy_ah(struct xr_ufile *ufile, struct xr_ah *ah)
  */
 void xr_ufile_destroy_objects(struct xr_ufile *ufile)
 {
+	struct xr_destroy d = {};
 	struct xr_uobject *uobj;
 	unsigned long index;
 	u32 type;
 
-	for (type = 0; type < XR_OBJ_MAX; type++) {
-		xa_for_each(&ufile->objects, index, uobj) {
-			if (uobj->type != type)
-				continue;
-			switch (type) {
-			case XR_OBJ_QP:
-				xr_destroy_qp(ufile, container_of(uobj, struct xr_qp, uobj));
-				break;
-			case XR_OBJ_MW:
-				xr_destroy_mw(ufile, container_of(uobj, struct xr_mw, uobj));
-				break;
-			case XR_OBJ_AH:
-				xr_destroy_ah(ufile, container_of(uobj, struct xr_ah, uobj));
-				break;
-			case XR_OBJ_SRQ:
-				xr_destroy_srq(ufile, container_of(uobj, struct xr_srq, uobj));
-				break;
-			case XR_OBJ_MR: {
-				struct xr_mr *mr = container_of(uobj, struct xr_mr, uobj);
-
-				/* Windows went first: nothing can hold the MR. */
-				WARN_ON_ONCE(xr_destroy_mr(ufile, mr));
-				break;
-			}
-			case XR_OBJ_CQ:
-				xr_destroy_cq(ufile, container_of(uobj, struct xr_cq, uobj));
-				break;
-			case XR_OBJ_PD:
-				xr_destroy_pd(ufile, container_of(uobj, struct xr_pd, uobj));
-				break;
-			}
-		}
-	}
+	for (type = 0; type < XR_OBJ_MAX; type++)
+		xa_for_each(&ufile->objects, index, uobj)
+			if (uobj->type == type)
+				WARN_ON_ONCE(xr_destroyers[type](ufile, uobj, &d));
 }

@@ -34,6 +34,7 @@
 
 /**
  * struct xr_cmd - one command being run
+ * @def: what command it is
  * @ufile: the file it came from
  * @xdev: the device (set once the file's lock is held)
  * @in: the core request in user memory (after the header)
@@ -46,6 +47,7 @@
  * @is_get_context: the command is GET_CONTEXT (allowed without a context)
  */
 struct xr_cmd {
+	const struct xr_cmd_def *def;
 	struct xr_ufile *ufile;
 	struct xr_device *xdev;
 	const void __user *in;
@@ -56,6 +58,16 @@ struct xr_cmd {
 	struct xr_udata udata;
 	bool is_ex;
 	bool is_get_context;
+};
+
+/* One command of the write() ABI: its handler and sizes. */
+struct xr_cmd_def {
+	int (*handler)(struct xr_cmd *cmd);
+	u16 req_size;	/* core request, without the header */
+	u16 resp_size;	/* core answer; 0: the command has none */
+	bool has_udata;	/* driver data may follow */
+	bool self_locking;	/* the handler takes the file's lock itself */
+	enum xr_obj_type destroys;	/* xr_cmd_destroy(): the object's type */
 };
 
 /* The core request, which xr_uverbs_dispatch() copied in and checked. */
@@ -285,21 +297,6 @@ err_free:
 	return ret;
 }
 
-static int xr_cmd_dealloc_pd(struct xr_cmd *cmd)
-{
-	struct ib_uverbs_dealloc_pd req;
-	struct xr_pd *pd;
-
-	xr_cmd_in(cmd, &req, sizeof(req));
-	pd = xr_uobj_lookup(cmd->ufile, req.pd_handle, XR_OBJ_PD);
-	if (!pd)
-		return -EINVAL;
-	if (atomic_read(&pd->uobj.usecnt))
-		return -EBUSY;
-	xr_destroy_pd(cmd->ufile, pd);
-	return 0;
-}
-
 /* ----------------------------------------------------------------- MR */
 
 static int xr_check_access(u32 access)
@@ -396,19 +393,6 @@ err_release:
 	return ret;
 }
 
-static int xr_cmd_dereg_mr(struct xr_cmd *cmd)
-{
-	struct ib_uverbs_dereg_mr req;
-	struct xr_mr *mr;
-
-	xr_cmd_in(cmd, &req, sizeof(req));
-	mr = xr_uobj_lookup(cmd->ufile, req.mr_handle, XR_OBJ_MR);
-	if (!mr)
-		return -EINVAL;
-	/* -EBUSY while memory windows are bound to it, as the IB spec says. */
-	return xr_destroy_mr(cmd->ufile, mr);
-}
-
 /* ----------------------------------------------------------------- MW */
 
 static int xr_cmd_alloc_mw(struct xr_cmd *cmd)
@@ -454,19 +438,6 @@ err_dealloc:
 err_free:
 	kfree(mw);
 	return ret;
-}
-
-static int xr_cmd_dealloc_mw(struct xr_cmd *cmd)
-{
-	struct ib_uverbs_dealloc_mw req;
-	struct xr_mw *mw;
-
-	xr_cmd_in(cmd, &req, sizeof(req));
-	mw = xr_uobj_lookup(cmd->ufile, req.mw_handle, XR_OBJ_MW);
-	if (!mw)
-		return -EINVAL;
-	xr_destroy_mw(cmd->ufile, mw);
-	return 0;
 }
 
 /* ----------------------------------------------------------------- CQ */
@@ -557,24 +528,6 @@ err_free:
 	return ret;
 }
 
-static int xr_cmd_destroy_cq(struct xr_cmd *cmd)
-{
-	struct ib_uverbs_destroy_cq_resp resp = {};
-	struct ib_uverbs_destroy_cq req;
-	struct xr_cq *cq;
-
-	xr_cmd_in(cmd, &req, sizeof(req));
-	cq = xr_uobj_lookup(cmd->ufile, req.cq_handle, XR_OBJ_CQ);
-	if (!cq)
-		return -EINVAL;
-	if (atomic_read(&cq->uobj.usecnt))
-		return -EBUSY;
-	resp.comp_events_reported = cq->comp_events;
-	resp.async_events_reported = cq->async_events;
-	xr_destroy_cq(cmd->ufile, cq);
-	return xr_cmd_out(cmd, &resp, sizeof(resp));
-}
-
 /* ----------------------------------------------------------------- QP */
 
 static void xr_qp_cap_to_resp(const struct xr_qp *qp,
@@ -656,24 +609,6 @@ err_destroy:
 err_free:
 	kfree(qp);
 	return ret;
-}
-
-static int xr_cmd_destroy_qp(struct xr_cmd *cmd)
-{
-	struct ib_uverbs_destroy_qp_resp resp = {};
-	struct ib_uverbs_destroy_qp req;
-	struct xr_qp *qp;
-
-	xr_cmd_in(cmd, &req, sizeof(req));
-	qp = xr_uobj_lookup(cmd->ufile, req.qp_handle, XR_OBJ_QP);
-	if (!qp)
-		return -EINVAL;
-	/* As Linux: the user detaches first; close detaches by itself. */
-	if (!list_empty(&qp->mcast_list))
-		return -EBUSY;
-	resp.events_reported = qp->async_events;
-	xr_destroy_qp(cmd->ufile, qp);
-	return xr_cmd_out(cmd, &resp, sizeof(resp));
 }
 
 /* One cell of the IB spec's QP state transition table. */
@@ -1105,23 +1040,6 @@ static int xr_cmd_query_srq(struct xr_cmd *cmd)
 	return xr_cmd_out(cmd, &resp, sizeof(resp));
 }
 
-static int xr_cmd_destroy_srq(struct xr_cmd *cmd)
-{
-	struct ib_uverbs_destroy_srq_resp resp = {};
-	struct ib_uverbs_destroy_srq req;
-	struct xr_srq *srq;
-
-	xr_cmd_in(cmd, &req, sizeof(req));
-	srq = xr_uobj_lookup(cmd->ufile, req.srq_handle, XR_OBJ_SRQ);
-	if (!srq)
-		return -EINVAL;
-	if (atomic_read(&srq->uobj.usecnt))
-		return -EBUSY;
-	resp.events_reported = srq->async_events;
-	xr_destroy_srq(cmd->ufile, srq);
-	return xr_cmd_out(cmd, &resp, sizeof(resp));
-}
-
 /* ----------------------------------------------------------- multicast */
 
 /* ATTACH_MCAST and DETACH_MCAST: the QP's GID filter, as ib_uverbs. */
@@ -1216,32 +1134,57 @@ err_free:
 	return ret;
 }
 
-static int xr_cmd_destroy_ah(struct xr_cmd *cmd)
-{
-	struct ib_uverbs_destroy_ah req;
-	struct xr_ah *ah;
+/* ----------------------------------------------------------- destroy */
 
-	xr_cmd_in(cmd, &req, sizeof(req));
-	ah = xr_uobj_lookup(cmd->ufile, req.ah_handle, XR_OBJ_AH);
-	if (!ah)
-		return -EINVAL;
-	xr_destroy_ah(cmd->ufile, ah);
-	return 0;
+/*
+ * Each destroy request is the object's handle, after the answer's address
+ * in those that answer (DESTROY_CQ, _QP and _SRQ).
+ */
+static_assert(offsetof(struct ib_uverbs_dealloc_pd, pd_handle) == 0);
+static_assert(offsetof(struct ib_uverbs_dereg_mr, mr_handle) == 0);
+static_assert(offsetof(struct ib_uverbs_dealloc_mw, mw_handle) == 0);
+static_assert(offsetof(struct ib_uverbs_destroy_ah, ah_handle) == 0);
+static_assert(offsetof(struct ib_uverbs_destroy_cq, cq_handle) == sizeof(u64));
+static_assert(offsetof(struct ib_uverbs_destroy_qp, qp_handle) == sizeof(u64));
+static_assert(offsetof(struct ib_uverbs_destroy_srq, srq_handle) == sizeof(u64));
+/* A QP's and an SRQ's answer: the async events reported. */
+static_assert(sizeof(struct ib_uverbs_destroy_qp_resp) == sizeof(u32));
+static_assert(sizeof(struct ib_uverbs_destroy_srq_resp) == sizeof(u32));
+
+/*
+ * DEALLOC_PD, DEREG_MR, DEALLOC_MW, DESTROY_CQ, DESTROY_QP, DESTROY_SRQ and
+ * DESTROY_AH: one path for every kind of object (xr_uobj_destroy()), as
+ * Linux's uverbs_destroy_uobject().
+ */
+static int xr_cmd_destroy(struct xr_cmd *cmd)
+{
+	const struct xr_cmd_def *def = cmd->def;
+	struct ib_uverbs_destroy_cq_resp cq_resp;
+	struct xr_destroy d;
+	u32 handle;
+	int ret;
+
+	memcpy(&handle, (u8 *)cmd->req + (def->resp_size ? sizeof(u64) : 0), sizeof(handle));
+	ret = xr_uobj_destroy(cmd->ufile, handle, def->destroys, &d);
+	if (ret || !def->resp_size)
+		return ret;
+	if (def->destroys == XR_OBJ_CQ) {
+		cq_resp.comp_events_reported = d.comp_events;
+		cq_resp.async_events_reported = d.async_events;
+		return xr_cmd_out(cmd, &cq_resp, sizeof(cq_resp));
+	}
+	return xr_cmd_out(cmd, &d.async_events, sizeof(d.async_events));
 }
 
 /* ---------------------------------------------------------- dispatch */
 
-struct xr_cmd_def {
-	int (*handler)(struct xr_cmd *cmd);
-	u16 req_size;	/* core request, without the header */
-	u16 resp_size;	/* core answer; 0: the command has none */
-	bool has_udata;	/* driver data may follow */
-	bool self_locking;	/* the handler takes the file's lock itself */
-};
-
 #define CMD(_name, _handler, _req, _resp, _udata)			\
 	[IB_USER_VERBS_CMD_##_name] = { _handler, sizeof(_req), _resp,	\
 					_udata }
+/* A destroy command, with the type of object it destroys. */
+#define DESTROY(_name, _req, _resp, _type)				\
+	[IB_USER_VERBS_CMD_##_name] = { xr_cmd_destroy, sizeof(_req), _resp, \
+					false, .destroys = _type }
 
 static const struct xr_cmd_def xr_cmds[] = {
 	CMD(GET_CONTEXT, xr_cmd_get_context, struct ib_uverbs_get_context,
@@ -1252,33 +1195,32 @@ static const struct xr_cmd_def xr_cmds[] = {
 	    sizeof(struct ib_uverbs_query_port_resp), false),
 	CMD(ALLOC_PD, xr_cmd_alloc_pd, struct ib_uverbs_alloc_pd,
 	    sizeof(struct ib_uverbs_alloc_pd_resp), true),
-	CMD(DEALLOC_PD, xr_cmd_dealloc_pd, struct ib_uverbs_dealloc_pd,
-	    0, false),
+	DESTROY(DEALLOC_PD, struct ib_uverbs_dealloc_pd, 0, XR_OBJ_PD),
 	[IB_USER_VERBS_CMD_REG_MR] = {
 		xr_cmd_reg_mr, sizeof(struct ib_uverbs_reg_mr),
 		sizeof(struct ib_uverbs_reg_mr_resp), true,
 		.self_locking = true },
-	CMD(DEREG_MR, xr_cmd_dereg_mr, struct ib_uverbs_dereg_mr, 0, false),
+	DESTROY(DEREG_MR, struct ib_uverbs_dereg_mr, 0, XR_OBJ_MR),
 	CMD(ALLOC_MW, xr_cmd_alloc_mw, struct ib_uverbs_alloc_mw,
 	    sizeof(struct ib_uverbs_alloc_mw_resp), true),
-	CMD(DEALLOC_MW, xr_cmd_dealloc_mw, struct ib_uverbs_dealloc_mw, 0, false),
+	DESTROY(DEALLOC_MW, struct ib_uverbs_dealloc_mw, 0, XR_OBJ_MW),
 	CMD(CREATE_COMP_CHANNEL, xr_cmd_create_comp_channel,
 	    struct ib_uverbs_create_comp_channel,
 	    sizeof(struct ib_uverbs_create_comp_channel_resp), false),
 	CMD(CREATE_CQ, xr_cmd_create_cq, struct ib_uverbs_create_cq,
 	    sizeof(struct ib_uverbs_create_cq_resp), true),
-	CMD(DESTROY_CQ, xr_cmd_destroy_cq, struct ib_uverbs_destroy_cq,
-	    sizeof(struct ib_uverbs_destroy_cq_resp), false),
+	DESTROY(DESTROY_CQ, struct ib_uverbs_destroy_cq,
+		sizeof(struct ib_uverbs_destroy_cq_resp), XR_OBJ_CQ),
 	CMD(CREATE_QP, xr_cmd_create_qp, struct ib_uverbs_create_qp,
 	    sizeof(struct ib_uverbs_create_qp_resp), true),
 	CMD(QUERY_QP, xr_cmd_query_qp, struct ib_uverbs_query_qp,
 	    sizeof(struct ib_uverbs_query_qp_resp), true),
 	CMD(MODIFY_QP, xr_cmd_modify_qp, struct ib_uverbs_modify_qp, 0, true),
-	CMD(DESTROY_QP, xr_cmd_destroy_qp, struct ib_uverbs_destroy_qp,
-	    sizeof(struct ib_uverbs_destroy_qp_resp), false),
+	DESTROY(DESTROY_QP, struct ib_uverbs_destroy_qp,
+		sizeof(struct ib_uverbs_destroy_qp_resp), XR_OBJ_QP),
 	CMD(CREATE_AH, xr_cmd_create_ah, struct ib_uverbs_create_ah,
 	    sizeof(struct ib_uverbs_create_ah_resp), true),
-	CMD(DESTROY_AH, xr_cmd_destroy_ah, struct ib_uverbs_destroy_ah, 0, false),
+	DESTROY(DESTROY_AH, struct ib_uverbs_destroy_ah, 0, XR_OBJ_AH),
 	CMD(ATTACH_MCAST, xr_cmd_attach_mcast, struct ib_uverbs_attach_mcast, 0, false),
 	CMD(DETACH_MCAST, xr_cmd_detach_mcast, struct ib_uverbs_detach_mcast, 0, false),
 	CMD(CREATE_SRQ, xr_cmd_create_srq, struct ib_uverbs_create_srq,
@@ -1286,8 +1228,8 @@ static const struct xr_cmd_def xr_cmds[] = {
 	CMD(MODIFY_SRQ, xr_cmd_modify_srq, struct ib_uverbs_modify_srq, 0, true),
 	CMD(QUERY_SRQ, xr_cmd_query_srq, struct ib_uverbs_query_srq,
 	    sizeof(struct ib_uverbs_query_srq_resp), true),
-	CMD(DESTROY_SRQ, xr_cmd_destroy_srq, struct ib_uverbs_destroy_srq,
-	    sizeof(struct ib_uverbs_destroy_srq_resp), false),
+	DESTROY(DESTROY_SRQ, struct ib_uverbs_destroy_srq,
+		sizeof(struct ib_uverbs_destroy_srq_resp), XR_OBJ_SRQ),
 };
 
 /* The largest core requests fit the copy in struct xr_cmd. */
@@ -1432,6 +1374,7 @@ ssize_t xr_uverbs_dispatch(struct xr_ufile *ufile, const char __user *buf,
 		if (!ret)
 			return -EOPNOTSUPP;
 	}
+	cmd.def = def;
 	cmd.is_get_context = def->handler == xr_cmd_get_context;
 
 	if (def->self_locking) {

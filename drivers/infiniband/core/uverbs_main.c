@@ -111,33 +111,6 @@ struct xr_umap {
 	struct vm_area_struct *vma;
 };
 
-static void xr_ufile_release(struct kref *ref)
-{
-	struct xr_ufile *ufile = container_of(ref, struct xr_ufile, ref);
-	struct xr_uverbs_dev *udev = ufile->udev;
-
-	WARN_ON(!xa_empty(&ufile->objects) || !xa_empty(&ufile->mmaps) ||
-		!list_empty(&ufile->umaps) || !list_empty(&ufile->channels));
-	if (ufile->async_file)
-		xr_event_file_put(ufile->async_file);
-	xa_destroy(&ufile->objects);
-	xa_destroy(&ufile->mmaps);
-	put_pid(ufile->owner);
-	mutex_destroy(&ufile->mmap_lock);
-	mutex_destroy(&ufile->lock);
-	kfree(ufile);
-	put_device(&udev->dev);
-}
-
-/**
- * xr_ufile_put - drop a reference to a uverbs file's structure
- * @ufile: the file
- */
-void xr_ufile_put(struct xr_ufile *ufile)
-{
-	kref_put(&ufile->ref, xr_ufile_release);
-}
-
 static int xr_uverbs_open(struct inode *inode, struct file *filp)
 {
 	struct xr_uverbs_dev *udev =
@@ -567,13 +540,14 @@ static void xr_uverbs_dev_release(struct device *dev)
 	kfree(udev);
 }
 
-/**
- * xr_uverbs_add - create /dev/infiniband/uverbsN for a device
- * @xdev: a device being registered
- *
- * Return: 0 or a negative errno.
+/*
+ * Protects xr_device.uverbs for readers that hold no clients_lock: the
+ * character device's description (RDMA netlink) while the device goes.
  */
-int xr_uverbs_add(struct xr_device *xdev)
+static DEFINE_MUTEX(xr_uverbs_devs_lock);
+
+/* Create /dev/infiniband/uverbsN for a device being registered. */
+static int xr_uverbs_add(struct xr_device *xdev)
 {
 	struct xr_uverbs_dev *udev;
 	int ret;
@@ -604,7 +578,9 @@ int xr_uverbs_add(struct xr_device *xdev)
 	ret = cdev_device_add(&udev->cdev, &udev->dev);
 	if (ret)
 		goto err_free_devnum;
+	mutex_lock(&xr_uverbs_devs_lock);
 	xdev->uverbs = udev;
+	mutex_unlock(&xr_uverbs_devs_lock);
 	return 0;
 
 err_free_devnum:
@@ -653,55 +629,40 @@ static void xr_uverbs_disconnect_all(struct xr_uverbs_dev *udev, bool fatal)
 	}
 }
 
-/**
- * xr_uverbs_disassociate_all - cut every open context off a dead device
- * @xdev: the device
- *
- * Each context gets XR_EVENT_DEVICE_FATAL; its objects are destroyed, its
- * mappings zapped, and its later commands fail with -EIO.
+/*
+ * A port went up or down: every context gets the event on its async file.
+ * The device died: every context gets XR_EVENT_DEVICE_FATAL, its objects
+ * are destroyed, its mappings zapped, and its later commands fail with
+ * -EIO.  Called between xr_uverbs_add() and xr_uverbs_remove() only.
  */
-void xr_uverbs_disassociate_all(struct xr_device *xdev)
+static void xr_uverbs_event(struct xr_device *xdev, u32 port, u32 event_type)
 {
-	struct xr_uverbs_dev *udev = READ_ONCE(xdev->uverbs);
-
-	if (udev)	/* none before registration completes */
-		xr_uverbs_disconnect_all(udev, true);
-}
-
-/**
- * xr_uverbs_async_event - queue an event on every context's async file
- * @xdev: the device, registered
- * @element: the port number or object handle the event is about
- * @event_type: IB event type
- */
-void xr_uverbs_async_event(struct xr_device *xdev, u64 element,
-			   u32 event_type)
-{
-	struct xr_uverbs_dev *udev = READ_ONCE(xdev->uverbs);
+	struct xr_uverbs_dev *udev = xdev->uverbs;
 	struct xr_ufile *ufile;
 
-	if (!udev)	/* none before registration completes */
+	if (event_type == XR_EVENT_DEVICE_FATAL) {
+		xr_uverbs_disconnect_all(udev, true);
 		return;
+	}
 	/* No file's lock: a command in progress must not delay events. */
 	mutex_lock(&udev->lock);
 	list_for_each_entry(ufile, &udev->files, list)
 		if (ufile->async_file)
-			xr_event_queue(ufile->async_file, element, event_type,
-				       NULL);
+			xr_event_queue(ufile->async_file, port, event_type, NULL);
 	mutex_unlock(&udev->lock);
 }
 
-/**
- * xr_uverbs_remove - remove the character device of a device
- * @xdev: a device being unregistered
- *
- * Open files stay open but lose the device (as after a fatal error); the
- * structure lives until the last of them is closed.
+/*
+ * Remove the character device of a device being unregistered.  Open files
+ * stay open but lose the device (as after a fatal error); the structure
+ * lives until the last of them is closed.
  */
-void xr_uverbs_remove(struct xr_device *xdev)
+static void xr_uverbs_remove(struct xr_device *xdev)
 {
 	struct xr_uverbs_dev *udev = xdev->uverbs;
 
+	if (!udev)	/* its add failed */
+		return;
 	cdev_device_del(&udev->cdev, &udev->dev);
 	/* No open() gets the device from now on ... */
 	mutex_lock(&udev->lock);
@@ -710,9 +671,18 @@ void xr_uverbs_remove(struct xr_device *xdev)
 	/* ... and the files that have it lose it. */
 	xr_uverbs_disconnect_all(udev, true);
 	ida_free(&xr_uverbs_ida, udev->devnum);
+	mutex_lock(&xr_uverbs_devs_lock);
 	xdev->uverbs = NULL;
+	mutex_unlock(&xr_uverbs_devs_lock);
 	put_device(&udev->dev);
 }
+
+static struct xr_client xr_uverbs_client = {
+	.name = "uverbs",
+	.add = xr_uverbs_add,
+	.remove = xr_uverbs_remove,
+	.event = xr_uverbs_event,
+};
 
 /**
  * xr_uverbs_chardev - describe a device's uverbs character device
@@ -726,17 +696,22 @@ void xr_uverbs_remove(struct xr_device *xdev)
 int xr_uverbs_chardev(struct xr_device *xdev, dev_t *devt, char *name,
 		      size_t len)
 {
-	struct xr_uverbs_dev *udev = xdev->uverbs;
+	struct xr_uverbs_dev *udev;
+	int ret = -ENODEV;
 
-	if (!udev)
-		return -ENODEV;
-	*devt = udev->dev.devt;
-	strscpy(name, dev_name(&udev->dev), len);
-	return 0;
+	mutex_lock(&xr_uverbs_devs_lock);
+	udev = xdev->uverbs;
+	if (udev) {
+		*devt = udev->dev.devt;
+		strscpy(name, dev_name(&udev->dev), len);
+		ret = 0;
+	}
+	mutex_unlock(&xr_uverbs_devs_lock);
+	return ret;
 }
 
 /**
- * xr_uverbs_init - register the uverbs class and character device numbers
+ * xr_uverbs_init - register the uverbs class, character device numbers and client
  *
  * Return: 0 or a negative errno.
  */
@@ -751,8 +726,13 @@ int xr_uverbs_init(void)
 	ret = class_register(&xr_uverbs_class);
 	if (ret)
 		goto err_unregister_region;
+	ret = xr_register_client(&xr_uverbs_client);
+	if (ret)
+		goto err_unregister_class;
 	return 0;
 
+err_unregister_class:
+	class_unregister(&xr_uverbs_class);
 err_unregister_region:
 	unregister_chrdev_region(xr_uverbs_base, XR_UVERBS_MAX_DEVICES);
 	return ret;
@@ -763,6 +743,7 @@ err_unregister_region:
  */
 void xr_uverbs_exit(void)
 {
+	xr_unregister_client(&xr_uverbs_client);
 	class_unregister(&xr_uverbs_class);
 	unregister_chrdev_region(xr_uverbs_base, XR_UVERBS_MAX_DEVICES);
 	ida_destroy(&xr_uverbs_ida);

@@ -1325,7 +1325,7 @@ TEST_F(cm, removing_the_device_ends_its_orphans)
 	xr_ibcm_destroy(other);
 	EXPECT_EQ(2, xr_ibcm_live());
 	EXPECT_EQ(3, refcount_read(&self->xdev->users));
-	xr_ibcm_remove_device(self->xdev);
+	fake.client->remove(self->xdev);
 	EXPECT_EQ(0, xr_ibcm_live());
 	EXPECT_EQ(0, host_timers_pending());
 	EXPECT_EQ(1, refcount_read(&self->xdev->users));

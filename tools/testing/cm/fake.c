@@ -2,7 +2,7 @@
 /*
  * IB CM's surroundings, faked (fake.h): mad.c's xr_mad_send(),
  * xr_mad_reply_ah() and its agents, a listener as the RDMA CM's,
- * device.c's xr_device_put().
+ * device.c's xr_device_put() and its client list.
  */
 #include <stdlib.h>
 
@@ -42,6 +42,19 @@ void xr_device_put(struct xr_device *xdev)
 	/* The registration's reference stays: the last put here is a bug. */
 	if (refcount_dec_and_test(&xdev->users))
 		host_bug("%s(): the device's last reference", __func__);
+}
+
+int xr_register_client(struct xr_client *client)
+{
+	fake.client = client;
+	return 0;
+}
+
+void xr_unregister_client(struct xr_client *client)
+{
+	if (fake.client != client)
+		host_bug("%s(): %s was not registered", __func__, client->name);
+	fake.client = NULL;
 }
 
 int xr_mad_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah, const void *mad)

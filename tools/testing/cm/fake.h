@@ -56,6 +56,7 @@ struct fake {
 	unsigned int nreqs;
 	int cma_answer;		/* what the listener answers: 0 takes it */
 	int reply_ah_answer;	/* what xr_mad_reply_ah() answers (0: the address) */
+	struct xr_client *client;	/* what IB CM registered: its remove */
 };
 
 extern struct fake fake;

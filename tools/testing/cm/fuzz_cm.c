@@ -285,7 +285,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			xr_ibcm_destroy(fake.reqs[i].cm);
 	/* What the owners left (their DREQs sent again) ends either way. */
 	if (device_goes)
-		xr_ibcm_remove_device(xdev);
+		fake.client->remove(xdev);
 	else
 		run_timers();
 	if (xr_ibcm_live() || host_timers_pending() || host_allocations() ||

@@ -95,7 +95,7 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 		}
 	}
 	for (i = 0; i <= XE_MAX_MR; i++) {
-		if (!xe->mr[i].live) {
+		if (!xe->mr[i].obj.live) {
 			if (xe->mr[i].pages || xe->mr[i].npages)
 				abort();
 			continue;
@@ -111,7 +111,7 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 		qp = &xe->qp[i];
 		if (qp->mcast_groups != groups[i])
 			abort();
-		if (!qp->live)
+		if (!qp->obj.live)
 			continue;
 		/* Slot 1 holds only the GSI QP, a UD QP numbered 1. */
 		if (i < XE_QPN_GSI_SLOT || empty || xe_qp_get(xe, qp->qpn) != qp ||
@@ -128,7 +128,7 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 		cq_refs[qp->recv_cqn]++;
 		srq_refs[qp->srqn]++;
 		for (j = 0; j < i; j++)
-			if (xe->qp[j].live && xe->qp[j].qpn == qp->qpn)
+			if (xe->qp[j].obj.live && xe->qp[j].qpn == qp->qpn)
 				abort();
 	}
 	/* A window holds its PD, and while bound its MR and (type 2) its QP. */
@@ -137,7 +137,7 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 	for (i = 0; i <= XRNIC_MAX_MW; i++) {
 		const struct xe_mw *mw = &xe->mw[i];
 
-		if (!mw->live) {
+		if (!mw->obj.live) {
 			if (mw->bound)
 				abort();
 			continue;
@@ -160,19 +160,19 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 		}
 	}
 	for (i = 1; i <= XE_MAX_MR; i++)
-		if (xe->mr[i].mws != mr_mws[i])
+		if (xe->mr[i].obj.refs != mr_mws[i])
 			abort();
 	for (i = 0; i < XE_QPN_SLOT_END; i++)
 		if (xe->qp[i].mws != qp_mws[i])
 			abort();
 	/* An SRQ holds its PD; QPs hold their SRQ. */
 	for (i = 1; i <= XRNIC_MAX_SRQ; i++) {
-		if (!xe->srq[i].live) {
-			if (xe->srq[i].refs)
+		if (!xe->srq[i].obj.live) {
+			if (xe->srq[i].obj.refs)
 				abort();
 			continue;
 		}
-		if (empty || !xe_pd_get(xe, xe->srq[i].pdn) || xe->srq[i].refs != srq_refs[i] ||
+		if (empty || !xe_pd_get(xe, xe->srq[i].pdn) || xe->srq[i].obj.refs != srq_refs[i] ||
 		    xe->srq[i].limit >= xe->srq[i].depth)
 			abort();
 		/* Its ring and record, also after a resize, inside guest RAM. */
@@ -184,10 +184,10 @@ static FUZZ_CHECKER void fuzz_check_objects(struct xe_dev *xe, bool empty)
 		pd_refs[xe->srq[i].pdn]++;
 	}
 	for (i = 0; i <= XE_MAX_PD; i++)
-		if (xe->pd[i].refs != pd_refs[i] || ((!i || empty) && xe->pd[i].live))
+		if (xe->pd[i].obj.refs != pd_refs[i] || ((!i || empty) && xe->pd[i].obj.live))
 			abort();
 	for (i = 0; i <= XE_MAX_CQ; i++)
-		if (xe->cq[i].refs != cq_refs[i] || ((!i || empty) && xe->cq[i].live))
+		if (xe->cq[i].obj.refs != cq_refs[i] || ((!i || empty) && xe->cq[i].obj.live))
 			abort();
 	if (xe->counters[XRNIC_CNT_ADMIN_ERRORS] > xe->counters[XRNIC_CNT_ADMIN_COMMANDS])
 		abort();

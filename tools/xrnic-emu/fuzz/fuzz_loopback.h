@@ -57,7 +57,7 @@ static __attribute__((no_sanitize("coverage"))) void fuzz_check_qps(const struct
 
 	for (slot = XE_QPN_FIRST_SLOT; slot < XE_QPN_SLOT_END; slot++) {
 		qp = &xe->qp[slot];
-		if (!qp->live)
+		if (!qp->obj.live)
 			continue;
 		r = &qp->req;
 		n = r->sq_next - qp->sq_ci;

@@ -185,7 +185,7 @@ TEST_F(dev, a_type_1_window_opens_its_range_with_its_rights_until_rebound)
 	ASSERT_EQ(XRNIC_WC_SUCCESS, run(self, &t, 1, &w));
 	w = (struct xrnic_sqe){ .opcode = XRNIC_WR_LOCAL_INV, .invalidate_rkey = htole32(rkey) };
 	EXPECT_EQ(XRNIC_WC_LOC_QP_OP_ERR, run(self, &t, 1, &w));
-	EXPECT_EQ(0, self->xe.mr[XRNIC_KEY_INDEX(t.lb.key)].mws);
+	EXPECT_EQ(0, self->xe.mr[XRNIC_KEY_INDEX(t.lb.key)].obj.refs);
 	EXPECT_EQ(0, dealloc_mw(self, &t, rkey));
 }
 
@@ -260,7 +260,7 @@ TEST_F(dev, a_type_2_window_serves_its_qp_until_a_send_with_invalidate)
 	ASSERT_EQ(0, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_DESTROY_QP,
 				 &(struct xrnic_cmd_qp){ .qpn = htole32(qpn) }, NULL));
 	EXPECT_FALSE(self->xe.mw[XRNIC_KEY_INDEX(key1) - XRNIC_MW_INDEX_BASE].bound);
-	EXPECT_EQ(0, self->xe.mr[XRNIC_KEY_INDEX(t.lb.key)].mws);
+	EXPECT_EQ(0, self->xe.mr[XRNIC_KEY_INDEX(t.lb.key)].obj.refs);
 	EXPECT_EQ(0, dealloc_mw(self, &t, rkey));
 }
 
@@ -315,8 +315,8 @@ TEST_F(dev, a_bind_the_rules_refuse_fails_with_mw_bind_err)
 	EXPECT_EQ(XRNIC_WC_LOC_QP_OP_ERR, run(self, &t, 1, &w));
 	requalify(_metadata, self, &t, 1);
 	/* Nothing was bound by any of them. */
-	EXPECT_EQ(0, self->xe.mr[XRNIC_KEY_INDEX(t.lb.key)].mws);
-	EXPECT_EQ(0, self->xe.mr[XRNIC_KEY_INDEX(plain)].mws);
+	EXPECT_EQ(0, self->xe.mr[XRNIC_KEY_INDEX(t.lb.key)].obj.refs);
+	EXPECT_EQ(0, self->xe.mr[XRNIC_KEY_INDEX(plain)].obj.refs);
 	/* A remote-write window needs an MR with local write. */
 	mr.access = htole32(XRNIC_ACCESS_MW_BIND);
 	ASSERT_EQ(0, xe_lb_admin(&self->xe, &t.lb, XRNIC_ADMIN_REG_MR, &mr, r.data));

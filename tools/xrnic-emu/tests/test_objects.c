@@ -329,7 +329,7 @@ TEST_F(dev, reg_mr_inline_answers_lkey_equal_rkey_and_translates_through_its_pag
 	ASSERT_EQ(3, le32toh(c.npages));
 	ASSERT_EQ(XRNIC_STATUS_OK, reg_mr(self, &c, &key));
 	EXPECT_GE(XRNIC_KEY_INDEX(key), 1);
-	EXPECT_EQ(1, self->xe.pd[pdn].refs);
+	EXPECT_EQ(1, self->xe.pd[pdn].obj.refs);
 	EXPECT_EQ(3, self->xe.mr_pages);
 
 	ASSERT_EQ(0, xe_mr_translate(&self->xe, key, pdn, IOVA + 0x100, 2 * PAGE, 0, &gpa,
@@ -622,7 +622,7 @@ TEST_F(dev, mr_key_byte_changes_on_index_reuse_and_stale_keys_are_not_found)
 	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, dereg_mr(self, (XE_MAX_MR + 1) << 8, 0));
 	EXPECT_EQ(XRNIC_STATUS_OK, dereg_mr(self, k2, 0));
 	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, dereg_mr(self, k2, 0));	/* double dereg */
-	EXPECT_EQ(0, self->xe.pd[pdn].refs);
+	EXPECT_EQ(0, self->xe.pd[pdn].obj.refs);
 
 	/* Every reuse changes it; 256 reuses bring it round again. */
 	for (int i = 1; i <= 256; i++) {
@@ -858,7 +858,7 @@ TEST_F(dev, destroy_cq_used_by_a_qp_is_busy)
 	c = qp_cmd(pdn, scq, scq);
 	ASSERT_EQ(XRNIC_STATUS_OK, create_qp(self, &c, &qpn));
 	ASSERT_EQ(XRNIC_STATUS_OK, create_qp(self, &c, &rcq));
-	EXPECT_EQ(4, self->xe.cq[scq].refs);
+	EXPECT_EQ(4, self->xe.cq[scq].obj.refs);
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_DESTROY_QP, qpn, NULL));
 	EXPECT_EQ(XRNIC_STATUS_BUSY, destroy_cq(self, scq));
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_DESTROY_QP, rcq, NULL));
@@ -886,8 +886,8 @@ TEST_F(dev, create_qp_answers_a_24_bit_qpn_above_1_in_reset)
 	ASSERT_EQ(XRNIC_STATUS_OK, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, a, &r));
 	EXPECT_EQ(a, le32toh(r.qpn));
 	EXPECT_EQ(XRNIC_QPS_RESET, r.state);
-	EXPECT_EQ(2, self->xe.pd[pdn].refs);
-	EXPECT_EQ(4, self->xe.cq[cqn].refs);
+	EXPECT_EQ(2, self->xe.pd[pdn].obj.refs);
+	EXPECT_EQ(4, self->xe.cq[cqn].obj.refs);
 }
 
 TEST_F(dev, create_qp_rejects_each_bad_field)
@@ -936,8 +936,8 @@ TEST_F(dev, create_qp_rejects_each_bad_field)
 	BAD(XRNIC_STATUS_BAD_ADDRESS, db_addr, htole64(RAM_SIZE));
 #undef BAD
 	EXPECT_EQ(28, n);
-	EXPECT_EQ(1, self->xe.pd[pdn].refs);	/* the one that fit */
-	EXPECT_EQ(2, self->xe.cq[cqn].refs);
+	EXPECT_EQ(1, self->xe.pd[pdn].obj.refs);	/* the one that fit */
+	EXPECT_EQ(2, self->xe.cq[cqn].obj.refs);
 
 	/* The limits themselves are fine. */
 	c = qp_cmd(pdn, cqn, cqn);
@@ -1346,13 +1346,13 @@ TEST_F(dev, reset_drops_every_object)
 	start(self);	/* resets the device */
 	EXPECT_EQ(0, xe->mr_pages);
 	for (n = 0; n <= XE_MAX_MR; n++)
-		ASSERT_FALSE(xe->mr[n].live || xe->mr[n].pages);
+		ASSERT_FALSE(xe->mr[n].obj.live || xe->mr[n].pages);
 	for (n = 0; n <= XE_MAX_PD; n++)
-		ASSERT_FALSE(xe->pd[n].live || xe->pd[n].refs);
+		ASSERT_FALSE(xe->pd[n].obj.live || xe->pd[n].obj.refs);
 	for (n = 0; n <= XE_MAX_CQ; n++)
-		ASSERT_FALSE(xe->cq[n].live || xe->cq[n].refs);
+		ASSERT_FALSE(xe->cq[n].obj.live || xe->cq[n].obj.refs);
 	for (n = 0; n < XE_QPN_SLOT_END; n++)
-		ASSERT_FALSE(xe->qp[n].live);
+		ASSERT_FALSE(xe->qp[n].obj.live);
 	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, qpn_cmd(self, XRNIC_ADMIN_QUERY_QP, qpn, NULL));
 	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, dereg_mr(self, key, 0));
 	EXPECT_EQ(XRNIC_STATUS_NOT_FOUND, destroy_cq(self, cqn));

@@ -4,7 +4,7 @@
  * of cm.c finds (the Makefile's -iquote): the kernel APIs cm.c uses
  * (linux/ here), the real xrdma/xr_core.h and cm.h, and what else of
  * core_priv.h cm.c calls.  The fakes (fake.c) define what cm.h declares of
- * mad.c and cma.c, and xr_device_put().
+ * mad.c, and device.c's xr_device_put() and client list.
  */
 #ifndef XR_CORE_PRIV_H
 #define XR_CORE_PRIV_H
@@ -17,6 +17,7 @@
 
 #include <xrdma/xr_core.h>
 
+#include "client.h"
 #include "cm.h"
 
 /* device.c */
