@@ -1338,29 +1338,41 @@ int xr_cm_reject(struct xr_cm_id *id, u16 reason, const void *pdata, u8 len)
 }
 
 /**
- * xr_cm_disconnect - end an established connection (DREQ)
- * @id: a connected id
+ * xr_cm_disconnect - end a connection (DREQ)
+ * @id: an id that asked for or took a connection
  *
- * DISCONNECTED follows when the peer answers, or after the retries.
+ * DISCONNECTED follows when the peer answers, or after the retries.  As
+ * Linux's rdma_disconnect(), it succeeds whatever state the connection is
+ * in: only an established one sends a DREQ; one that is being set up,
+ * was refused or is ending already has nothing to send (so both ends may
+ * call it, in either order).
  *
- * Return: 0, or -EINVAL when it is not connected.
+ * Return: 0, or -EINVAL for an id that never asked for or took a
+ * connection.
  */
 int xr_cm_disconnect(struct xr_cm_id *id)
 {
-	struct xr_ibcm *cm = xr_cma_ibcm(id, XR_CM_CONNECT);
-	int ret;
+	struct xr_ibcm *cm = NULL;
+	int ret = 0;
 
+	mutex_lock(&id->lock);
+	if (id->state != XR_CM_CONNECT && id->state != XR_CM_DISCONNECT)
+		ret = -EINVAL;
+	else if (id->ibcm)
+		cm = id->ibcm;
+	if (cm)
+		xr_ibcm_get(cm);
+	mutex_unlock(&id->lock);
 	if (!cm)
-		return -EINVAL;
-	ret = xr_ibcm_disconnect(cm);
-	xr_ibcm_put(cm);
-	if (!ret) {
+		return ret;
+	if (!xr_ibcm_disconnect(cm)) {
 		mutex_lock(&id->lock);
 		if (id->state == XR_CM_CONNECT)
 			id->state = XR_CM_DISCONNECT;
 		mutex_unlock(&id->lock);
 	}
-	return ret;
+	xr_ibcm_put(cm);
+	return 0;
 }
 
 /* enum ib_event_type: what rdma_notify() passes. */

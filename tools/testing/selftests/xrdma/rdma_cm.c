@@ -1063,6 +1063,47 @@ TEST_F(cm, a_disconnected_id_hears_timewait_exit)
 	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
 }
 
+/*
+ * As Linux's rdma_disconnect(): an id that never asked for a connection
+ * is refused (EINVAL); one that did succeeds whatever its connection's
+ * state: established (its DREQ goes), disconnected by the peer (so both
+ * ends may call it, in either order, as rdma-core's pyverbs tests do), or
+ * gone already.  Before, the second end's call failed with EINVAL.
+ */
+TEST_F(cm, rdma_disconnect_answers_as_linux_in_every_state)
+{
+	struct rdma_event_channel *lch = rdma_create_event_channel();
+	struct sockaddr_in addr = self->me, dst = self->me;
+	struct rdma_cm_id *l, *c, *s, *r;
+
+	ASSERT_NE(NULL, lch);
+	l = rc_listen(lch, &addr, 1);
+	ASSERT_NE(NULL, l);
+	/* Resolved (librdmacm refuses an id with no device by itself). */
+	ASSERT_EQ(0, rdma_create_id(self->ch, &r, NULL, RDMA_PS_TCP));
+	dst.sin_port = addr.sin_port;
+	ASSERT_EQ(0, resolve(self->ch, r, &dst));
+	EXPECT_EQ(-1, rdma_disconnect(r));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, rdma_destroy_id(r));
+
+	ASSERT_EQ(0, rc_established(self->ch, lch, &addr, &c, &s));
+	ASSERT_EQ(0, rdma_disconnect(c));
+	ASSERT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(lch, 20000, NULL, NULL));
+	/* The peer, told of it, ends its side too. */
+	EXPECT_EQ(0, rdma_disconnect(s)) TH_LOG("%m");
+	ASSERT_EQ(RDMA_CM_EVENT_DISCONNECTED, next_event(self->ch, 20000, NULL, NULL));
+	/* And again, on both ends of a connection that has ended. */
+	EXPECT_EQ(0, rdma_disconnect(c)) TH_LOG("%m");
+	EXPECT_EQ(0, rdma_disconnect(s)) TH_LOG("%m");
+	rc_destroy(s);
+	rc_destroy(c);
+	EXPECT_EQ(0, rdma_destroy_id(l));
+	rdma_destroy_event_channel(lch);
+	EXPECT_EQ(0, xt_core_count("cm_ids", 0));
+	EXPECT_EQ(0, xt_core_count("cm_connections", 0));
+}
+
 TEST_F(cm, an_address_nobody_answers_is_an_addr_error)
 {
 	struct sockaddr_in dst = ipv4(UNREACHABLE, 0);
