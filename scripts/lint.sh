@@ -2,8 +2,9 @@
 # make lint: the kernel code passes checkpatch --strict and sparse, every
 # non-static function has a correct kernel-doc comment, the modules
 # build with W=1 without a warning, Documentation/ builds with Sphinx
-# without a warning (make htmldocs), and the core's and the device model's
-# files call each other in no circle (scripts/call-graph.pl).  Prints one
+# without a warning (make htmldocs), the core's, the driver's and the
+# device model's files call each other in no circle (scripts/call-graph.pl),
+# and the driver's PCI function names no xrdma_core symbol.  Prints one
 # KTAP line per check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ kernel_src=$(find drivers -name '*.[ch]' ! -name '*.mod.c' | sort)
 shared_hdr=$(find include/xrnic -name '*.h' | sort)
 core_hdr=$(find include/xrdma -name '*.h' | sort)
 
-echo "1..6"
+echo "1..7"
 # checkpatch and kernel-doc (one CPU each) run beside the build below.
 # checkpatch exits 0 only when it ran and found nothing: a checkpatch that
 # could not run (no script, a Perl error) fails too.
@@ -74,11 +75,22 @@ objects() { for c in "$1"/*.c; do [ ! -e "${c%.c}.o" ] || echo "${c%.c}.o"; done
 	make -s -C tools/xrnic-emu >/dev/null &&
 	scripts/call-graph.pl core \
 		$(objects drivers/infiniband/core | grep -v '\.mod\.o$') &&
+	scripts/call-graph.pl xrnic \
+		$(objects drivers/infiniband/hw/xrnic | grep -v '\.mod\.o$') &&
 	scripts/call-graph.pl emu \
 		$(cd tools/xrnic-emu && for c in *.c; do echo "tools/xrnic-emu/build/${c%.c}.o"; done)
 } >"$log/callgraph" 2>&1
 st=$?
 grep 'circle' "$log/callgraph"
 report no_circle_of_calls_between_files $st "$log/callgraph"
+# The driver's PCI function (everything but its RDMA function on
+# xrdma_core: xrnic_xr.c, xrnic_verbs.c, xrnic_gsi.c) uses no symbol of
+# xrdma_core: it tells the RDMA function of events through
+# struct xrnic_rdma_events, so that the RDMA function can be another.
+for o in $(objects drivers/infiniband/hw/xrnic | grep -v '\.mod\.o$\|xrnic_xr\.o$\|xrnic_verbs\.o$\|xrnic_gsi\.o$'); do
+	nm "$o" | awk -v o="$o" '/ U xr_/ { print o ": " $2 }'
+done >"$log/pci-function" 2>&1
+[ ! -s "$log/pci-function" ] && [ -s drivers/infiniband/hw/xrnic/xrnic_main.o ]
+report pci_function_names_no_xrdma_core_symbol $? "$log/pci-function"
 
 exit $failed

@@ -129,8 +129,28 @@ struct xrnic_cc_file {
 };
 
 /**
+ * struct xrnic_rdma_events - what the PCI function tells its RDMA function
+ * @comp: a completion event on CQ @cqn (from a vector's IRQ thread)
+ * @async: an asynchronous event of a CQ, QP or SRQ (XRNIC_EVENT_*, @param
+ *	its number)
+ * @port: port @port went up or down
+ * @fatal: the device stopped answering and was reset (xrnic_mark_dead())
+ * @netdev: the Ethernet function's net_device came (or went: NULL)
+ *
+ * The RDMA function (xrnic_xr.c) sets them once it has its state
+ * (xrnic_dev.xr); until then events find nobody and are dropped, as an
+ * RDMA device drops events before it is registered.
+ */
+struct xrnic_rdma_events {
+	void (*comp)(struct xrnic_dev *xn, u32 cqn);
+	void (*async)(struct xrnic_dev *xn, u16 event, u32 param);
+	void (*port)(struct xrnic_dev *xn, u32 port, bool active);
+	void (*fatal)(struct xrnic_dev *xn);
+	void (*netdev)(struct xrnic_dev *xn, struct net_device *netdev);
+};
+
+/**
  * struct xrnic_dev - one XRNIC PCI function
- * @xdev: the core's device; must be first
  * @pdev: the PCI function
  * @regs: BAR2 register page
  * @db: BAR0 ivshmem registers, for the doorbell
@@ -143,10 +163,7 @@ struct xrnic_cc_file {
  * @debugfs: the device's debugfs directory
  * @cc_files: what each of its cc_params/ files names
  * @ceqs: completion event queues of vectors 1 .. @num_vectors - 1
- * @cqs: cqn -> struct xr_cq, for events; its lock keeps a CQ alive while
- *	an event is reported on it
- * @qps: qpn -> struct xr_qp, for async events; the same for QPs
- * @srqs: srqn -> struct xr_srq, for async events; the same for SRQs
+ * @num_comp_vectors: the vectors that serve completion queues
  * @db_page: bus address of the doorbell page user space maps, or 0
  * @held_lock: protects @held and @dma_unsafe
  * @held: memory the device was given and may still use (xrnic_dma.c)
@@ -162,6 +179,11 @@ struct xrnic_cc_file {
  * @gsi: the port's GSI QP
  * @clock: the clock page user contexts map (xrnic_clock.c)
  * @clock_work: reads the device clock into @clock every second
+ * @node_guid: the device's GUID
+ * @fw_ver: its firmware version, "major.minor.sub"
+ * @mac: the port's MAC address
+ * @rdma: who hears the device's events: the RDMA function, once set
+ * @xr: the RDMA function's state (xrnic_xr.c), once set
  */
 /**
  * struct xrnic_cache - admin answers kept for readers (xrnic_cache.c)
@@ -186,7 +208,6 @@ struct xrnic_cache {
 struct xrnic_clock_info;
 
 struct xrnic_dev {
-	struct xr_device xdev;
 	struct pci_dev *pdev;
 	void __iomem *regs;
 	void __iomem *db;
@@ -198,9 +219,7 @@ struct xrnic_dev {
 	struct dentry *debugfs;
 	struct xrnic_cc_file cc_files[XRNIC_CC_NUM_PARAMS];
 	struct xrnic_ceq ceqs[XRNIC_MAX_VECTORS];
-	struct xarray cqs;
-	struct xarray qps;
-	struct xarray srqs;
+	u32 num_comp_vectors;
 	phys_addr_t db_page;
 	struct mutex held_lock;	/* protects held and dma_unsafe */
 	struct list_head held;
@@ -213,6 +232,28 @@ struct xrnic_dev {
 	struct xrnic_gsi gsi;
 	struct xrnic_clock_info *clock;
 	struct delayed_work clock_work;
+	u64 node_guid;
+	char fw_ver[XR_FW_VER_MAX];
+	u8 mac[ETH_ALEN];
+	const struct xrnic_rdma_events *rdma;
+	struct xrnic_xr *xr;
+};
+
+/**
+ * struct xrnic_xr - the RDMA function on xrdma_core (xrnic_xr.c)
+ * @xdev: the core's device; first: xr_alloc_device() allocates the whole
+ * @xn: the PCI function
+ * @cqs: cqn -> struct xr_cq, for events; its lock keeps a CQ alive while
+ *	an event is reported on it
+ * @qps: qpn -> struct xr_qp, for async events; the same for QPs
+ * @srqs: srqn -> struct xr_srq, for async events; the same for SRQs
+ */
+struct xrnic_xr {
+	struct xr_device xdev;
+	struct xrnic_dev *xn;
+	struct xarray cqs;
+	struct xarray qps;
+	struct xarray srqs;
 };
 
 /**
@@ -248,11 +289,16 @@ struct xrnic_qp {
 };
 
 /* xr_alloc_device() allocates the whole structure through its first member. */
-static_assert(offsetof(struct xrnic_dev, xdev) == 0);
+static_assert(offsetof(struct xrnic_xr, xdev) == 0);
+
+static inline struct xrnic_xr *to_xr(struct xr_device *xdev)
+{
+	return container_of(xdev, struct xrnic_xr, xdev);
+}
 
 static inline struct xrnic_dev *to_xrnic(struct xr_device *xdev)
 {
-	return container_of(xdev, struct xrnic_dev, xdev);
+	return to_xr(xdev)->xn;
 }
 
 static inline u32 xrnic_rd(struct xrnic_dev *xn, u32 reg)
@@ -310,8 +356,21 @@ bool xrnic_is_dead(struct xrnic_dev *xn);
 /* xrnic_dma.c */
 void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
 		    size_t size, bool coherent);
+/**
+ * struct xrnic_held_ops - how memory the device may use, which is not the
+ *	driver's own allocation, is given back (xrnic_dma_hold())
+ * @release: the device completed a reset: give it back
+ * @abandon: the device never did: keep it from everyone for ever
+ * @bytes: how much it is, for the message
+ */
+struct xrnic_held_ops {
+	void (*release)(void *obj);
+	void (*abandon)(void *obj);
+	size_t (*bytes)(void *obj);
+};
+
+bool xrnic_dma_hold(struct xrnic_dev *xn, void *obj, const struct xrnic_held_ops *ops);
 void xrnic_dma_unsafe(struct xrnic_dev *xn);
-void xrnic_dma_hold_umem(struct xrnic_dev *xn, struct xr_mr *mr);
 void xrnic_dma_quiesced(struct xrnic_dev *xn);
 size_t xrnic_dma_abandon(struct xrnic_dev *xn);
 
@@ -328,6 +387,7 @@ void xrnic_ceqs_destroy(struct xrnic_dev *xn);
 int xrnic_port_attrs(struct xrnic_dev *xn, struct xrnic_resp_query_port *resp);
 void xrnic_port_changed(struct xrnic_dev *xn);
 int xrnic_read_stats(struct xrnic_dev *xn, u64 *values);
+extern const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS];
 
 /* xrnic_cmd.c */
 int xrnic_cmd_query_device(struct xrnic_dev *xn,
@@ -394,8 +454,12 @@ void xrnic_debugfs_remove(struct xrnic_dev *xn);
 void xrnic_debugfs_init(void);
 void xrnic_debugfs_exit(void);
 
+/* xrnic_xr.c */
+int xrnic_xr_add(struct xrnic_dev *xn);
+void xrnic_xr_remove(struct xrnic_dev *xn);
+void xrnic_xr_free(struct xrnic_dev *xn);
+
 /* xrnic_verbs.c */
 extern const struct xr_device_ops xrnic_dev_ops;
-extern const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS];
 
 #endif /* XRNIC_H */

@@ -2,7 +2,8 @@
 /*
  * Answers kept so that readers cannot flood the admin queue.  Anyone may
  * read a port's attributes (sysfs, ibv_query_port) and the counters
- * (ethtool -S, rdma statistic), each once an admin command.
+ * (ethtool -S, rdma statistic), each once an admin command; and the
+ * counters' names.
  *
  * QUERY_PORT's answer changes only with the link, and the device announces
  * every change with an event: the answer is kept until the next port event,
@@ -105,3 +106,49 @@ int xrnic_read_stats(struct xrnic_dev *xn, u64 *values)
 	mutex_unlock(&c->lock);
 	return ret;
 }
+
+/* The device's counters by name: rdma statistic and ethtool -S. */
+const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
+	[XRNIC_CNT_ADMIN_COMMANDS] = "admin_commands",
+	[XRNIC_CNT_ADMIN_ERRORS] = "admin_errors",
+	[XRNIC_CNT_TX_PACKETS] = "tx_packets",
+	[XRNIC_CNT_RX_PACKETS] = "rx_packets",
+	[XRNIC_CNT_TX_BYTES] = "tx_bytes",
+	[XRNIC_CNT_RX_BYTES] = "rx_bytes",
+	[XRNIC_CNT_RX_DROPPED] = "rx_dropped",
+	[XRNIC_CNT_RX_DUPLICATES] = "rx_duplicates",
+	[XRNIC_CNT_RNR_NAKS_SENT] = "rnr_naks_sent",
+	[XRNIC_CNT_SEQ_NAKS_SENT] = "seq_naks_sent",
+	[XRNIC_CNT_RETRANSMITS] = "retransmits",
+	[XRNIC_CNT_DOORBELLS] = "doorbells",
+	[XRNIC_CNT_POLLED] = "polled",
+	[XRNIC_CNT_RX_ICRC_ERRORS] = "rx_icrc_errors",
+	[XRNIC_CNT_ETH_TX_FRAMES] = "eth_tx_frames",
+	[XRNIC_CNT_ETH_TX_BYTES] = "eth_tx_bytes",
+	[XRNIC_CNT_ETH_RX_FRAMES] = "eth_rx_frames",
+	[XRNIC_CNT_ETH_RX_BYTES] = "eth_rx_bytes",
+	[XRNIC_CNT_ETH_TX_BAD_DESC] = "eth_tx_bad_desc",
+	[XRNIC_CNT_ETH_TX_LINK_DOWN] = "eth_tx_link_down",
+	[XRNIC_CNT_ETH_RX_TOO_SHORT] = "eth_rx_too_short",
+	[XRNIC_CNT_ETH_RX_TOO_LONG] = "eth_rx_too_long",
+	[XRNIC_CNT_ETH_RX_NO_BUFFER] = "eth_rx_no_buffer",
+	[XRNIC_CNT_ETH_RX_BAD_DESC] = "eth_rx_bad_desc",
+	[XRNIC_CNT_INJECTED_DROPS] = "injected_drops",
+	[XRNIC_CNT_INJECTED_DUPS] = "injected_dups",
+	[XRNIC_CNT_INJECTED_REORDERS] = "injected_reorders",
+	[XRNIC_CNT_INJECTED_CORRUPTS] = "injected_corrupts",
+	[XRNIC_CNT_WIRE_TX_DROPS] = "wire_tx_drops",
+	/* As Linux's rxe and mlx5 name them. */
+	[XRNIC_CNT_ACK_TIMEOUTS] = "local_ack_timeout_err",
+	[XRNIC_CNT_SEQ_NAKS_RCVD] = "packet_seq_err",
+	[XRNIC_CNT_RX_QKEY_VIOLATIONS] = "rx_qkey_violations",
+	[XRNIC_CNT_RX_PKEY_VIOLATIONS] = "rx_pkey_violations",
+	/* DCQCN, as mlx5 names them. */
+	[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS] = "np_ecn_marked_roce_packets",
+	[XRNIC_CNT_NP_CNP_SENT] = "np_cnp_sent",
+	[XRNIC_CNT_RP_CNP_HANDLED] = "rp_cnp_handled",
+	[XRNIC_CNT_RP_CNP_IGNORED] = "rp_cnp_ignored",
+	/* The switch's lossless mode, as mlx5's per-priority pause counters. */
+	[XRNIC_CNT_RX_PAUSE] = "rx_pause",
+	[XRNIC_CNT_RX_PAUSE_DURATION] = "rx_pause_duration",
+};

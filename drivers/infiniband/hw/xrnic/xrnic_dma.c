@@ -17,7 +17,9 @@
 /**
  * struct xrnic_held_dma - memory kept from the allocator for the device
  * @list: in xrnic_dev.held
- * @umem: an MR's pinned pages (the fields below are unused), or NULL
+ * @obj: memory the driver does not own (an MR's pinned pages), given back
+ *	through @ops (the fields below are unused), or NULL
+ * @ops: how @obj is given back
  * @cpu: kernel address
  * @dma: bus address
  * @size: bytes
@@ -26,7 +28,8 @@
  */
 struct xrnic_held_dma {
 	struct list_head list;
-	struct xr_umem *umem;
+	void *obj;
+	const struct xrnic_held_ops *ops;
 	void *cpu;
 	dma_addr_t dma;
 	size_t size;
@@ -87,37 +90,42 @@ void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
 }
 
 /**
- * xrnic_dma_hold_umem - keep an MR's pages pinned while the device may use them
+ * xrnic_dma_hold - keep memory the device may use until it completes a reset
  * @xn: the device
- * @mr: an MR whose REG_MR or DEREG_MR failed
+ * @obj: memory the driver does not own (an MR's pinned pages), which a
+ *	command that failed left with the device
+ * @ops: how @obj is given back
  *
- * While the device may still use memory it was given, takes @mr->umem
- * (setting it to NULL, so that the core leaves it alone) until the device
- * completes a reset, or for ever if it never does (xrnic_dma_abandon()).
- * Otherwise leaves it to the core, which unpins it.
+ * While the device may still use memory it was given, takes @obj until the
+ * device completes a reset (@ops->release), or for ever if it never does
+ * (@ops->abandon); out of memory, abandons it now.
+ *
+ * Return: true if @obj was taken; false if the device uses no memory it was
+ * given, and @obj stays the caller's to free.
  */
-void xrnic_dma_hold_umem(struct xrnic_dev *xn, struct xr_mr *mr)
+bool xrnic_dma_hold(struct xrnic_dev *xn, void *obj, const struct xrnic_held_ops *ops)
 {
 	struct xrnic_held_dma *h;
 
 	mutex_lock(&xn->held_lock);
 	if (!xn->dma_unsafe) {
 		mutex_unlock(&xn->held_lock);
-		return;
+		return false;
 	}
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (h) {
-		h->umem = mr->umem;
+		h->obj = obj;
+		h->ops = ops;
 		list_add_tail(&h->list, &xn->held);
 	}
 	mutex_unlock(&xn->held_lock);
 	if (!h) {
 		dev_err_ratelimited(&xn->pdev->dev,
-				    "out of memory: leaking %lu pinned pages the device may still use\n",
-				    mr->umem->npages);
-		xr_umem_abandon(mr->umem);
+				    "out of memory: leaking %zu bytes the device may still use\n",
+				    ops->bytes(obj));
+		ops->abandon(obj);
 	}
-	mr->umem = NULL;
+	return true;
 }
 
 /**
@@ -149,8 +157,8 @@ void xrnic_dma_quiesced(struct xrnic_dev *xn)
 	list_splice_init(&xn->held, &held);
 	mutex_unlock(&xn->held_lock);
 	list_for_each_entry_safe(h, tmp, &held, list) {
-		if (h->umem)
-			xr_umem_release(h->umem);
+		if (h->obj)
+			h->ops->release(h->obj);
 		else
 			xrnic_dma_release(xn, h->cpu, h->dma, h->size,
 					  h->coherent);
@@ -171,10 +179,10 @@ size_t xrnic_dma_abandon(struct xrnic_dev *xn)
 
 	mutex_lock(&xn->held_lock);
 	list_for_each_entry_safe(h, tmp, &xn->held, list) {
-		if (h->umem) {
-			bytes += h->umem->npages << PAGE_SHIFT;
-			/* Pinned for ever: nobody else gets pages it may write. */
-			xr_umem_abandon(h->umem);
+		if (h->obj) {
+			bytes += h->ops->bytes(h->obj);
+			/* Kept for ever: nobody else gets pages it may write. */
+			h->ops->abandon(h->obj);
 		} else {
 			bytes += h->size;
 		}

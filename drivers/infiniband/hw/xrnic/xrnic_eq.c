@@ -9,30 +9,16 @@
 
 #include "xrnic.h"
 
-/* Tell a QP's owner; an event for a QP that is gone is dropped. */
-static void xrnic_qp_event(struct xrnic_dev *xn, u32 qpn,
-			   enum xr_obj_event event)
-{
-	struct xr_qp *qp;
-
-	xa_lock(&xn->qps);
-	qp = xa_load(&xn->qps, qpn);
-	if (qp)
-		xr_qp_async_event(qp, event);
-	xa_unlock(&xn->qps);
-}
-
 static void xrnic_aenq_handle(struct xrnic_dev *xn,
 			      const struct xrnic_aenq_entry *e)
 {
+	const struct xrnic_rdma_events *rdma = READ_ONCE(xn->rdma);
 	u32 param = le32_to_cpu(e->param);
-	struct xr_srq *srq;
-	struct xr_cq *cq;
 
 	switch (le16_to_cpu(e->event)) {
 	case XRNIC_EVENT_PORT_ACTIVE:
 	case XRNIC_EVENT_PORT_DOWN:
-		if (param < 1 || param > xn->xdev.phys_port_cnt) {
+		if (param != 1) {	/* the device has one port */
 			dev_warn_ratelimited(&xn->pdev->dev,
 					     "event for unknown port %u\n", param);
 			break;
@@ -42,8 +28,8 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 		else
 			dev_warn(&xn->pdev->dev, "port %u down\n", param);
 		xrnic_port_changed(xn);
-		xr_port_event(&xn->xdev, param,
-			      le16_to_cpu(e->event) == XRNIC_EVENT_PORT_ACTIVE);
+		if (rdma)
+			rdma->port(xn, param, le16_to_cpu(e->event) == XRNIC_EVENT_PORT_ACTIVE);
 		xrnic_eth_link(xn, le16_to_cpu(e->event) ==
 			       XRNIC_EVENT_PORT_ACTIVE);
 		break;
@@ -54,26 +40,11 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 		break;
 	case XRNIC_EVENT_QP_FATAL:
 	case XRNIC_EVENT_QP_ACCESS:
-		xrnic_qp_event(xn, param, le16_to_cpu(e->event) ==
-			       XRNIC_EVENT_QP_FATAL ? XR_EVENT_QP_FATAL :
-						      XR_EVENT_QP_ACCESS_ERR);
-		break;
 	case XRNIC_EVENT_QP_LAST_WQE:
-		xrnic_qp_event(xn, param, XR_EVENT_QP_LAST_WQE_REACHED);
-		break;
 	case XRNIC_EVENT_SRQ_LIMIT:
-		xa_lock(&xn->srqs);
-		srq = xa_load(&xn->srqs, param);
-		if (srq)
-			xr_srq_async_event(srq, XR_EVENT_SRQ_LIMIT_REACHED);
-		xa_unlock(&xn->srqs);
-		break;
 	case XRNIC_EVENT_CQ_ERR:
-		xa_lock(&xn->cqs);
-		cq = xa_load(&xn->cqs, param);
-		if (cq)
-			xr_cq_async_event(cq, XR_EVENT_CQ_ERR);
-		xa_unlock(&xn->cqs);
+		if (rdma)
+			rdma->async(xn, le16_to_cpu(e->event), param);
 		break;
 	default:
 		dev_warn_ratelimited(&xn->pdev->dev,
@@ -201,16 +172,16 @@ static struct xrnic_eq_db *xrnic_ceq_db(struct xrnic_ceq *eq)
 }
 
 /*
- * A threaded handler: completion events go to channels whose CQs the
- * @cqs lock keeps alive, and destroy_cq takes that lock from process
- * context.
+ * A threaded handler: completion events go to the RDMA function, whose CQ
+ * table lock keeps a CQ alive while it is told, and destroy_cq takes that
+ * lock from process context.
  */
 static irqreturn_t xrnic_ceq_irq(int irq, void *data)
 {
 	struct xrnic_ceq *eq = data;
 	struct xrnic_dev *xn = eq->xn;
+	const struct xrnic_rdma_events *rdma = READ_ONCE(xn->rdma);
 	struct xrnic_eqe *e;
-	struct xr_cq *cq;
 	u32 done, cqn;
 
 	for (done = 0; done < XRNIC_CEQ_DEPTH; done++) {
@@ -221,13 +192,8 @@ static irqreturn_t xrnic_ceq_irq(int irq, void *data)
 			break;
 		cqn = le32_to_cpu(READ_ONCE(e->cqn));
 		eq->cc++;
-		if (xrnic_gsi_event(xn, cqn))
-			continue;
-		xa_lock(&xn->cqs);
-		cq = xa_load(&xn->cqs, cqn);
-		if (cq)
-			xr_cq_comp_event(cq);
-		xa_unlock(&xn->cqs);
+		if (rdma)
+			rdma->comp(xn, cqn);
 	}
 	WRITE_ONCE(xrnic_ceq_db(eq)->ci, cpu_to_le32(eq->cc));
 	return IRQ_HANDLED;

@@ -414,7 +414,7 @@ static void xrnic_eth_get_drvinfo(struct net_device *netdev,
 	struct xrnic_eth *eth = netdev_priv(netdev);
 
 	strscpy(info->driver, XRNIC_DRV_NAME, sizeof(info->driver));
-	strscpy(info->fw_version, eth->xn->xdev.fw_ver,
+	strscpy(info->fw_version, eth->xn->fw_ver,
 		sizeof(info->fw_version));
 	strscpy(info->bus_info, pci_name(eth->xn->pdev), sizeof(info->bus_info));
 }
@@ -497,6 +497,7 @@ void xrnic_eth_link(struct xrnic_dev *xn, bool up)
  */
 int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu)
 {
+	const struct xrnic_rdma_events *rdma;
 	struct net_device *netdev;
 	struct xrnic_eth *eth;
 	int ret;
@@ -515,7 +516,7 @@ int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu)
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->max_mtu = max_t(u16, max_mtu, ETH_MIN_MTU);
 	netdev->watchdog_timeo = 5 * HZ;
-	eth_hw_addr_set(netdev, xn->xdev.mac);
+	eth_hw_addr_set(netdev, xn->mac);
 	netif_napi_add_weight(netdev, &eth->napi, xrnic_eth_poll,
 			      XRNIC_ETH_NAPI_WEIGHT);
 	netif_carrier_off(netdev);
@@ -532,7 +533,9 @@ int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu)
 	if (ret)
 		goto err_free_irq;
 	/* The port's GIDs follow the netdev's addresses. */
-	xr_set_netdev(&xn->xdev, 1, netdev);
+	rdma = READ_ONCE(xn->rdma);
+	if (rdma)
+		rdma->netdev(xn, netdev);
 	mutex_lock(&xn->link_lock);
 	WRITE_ONCE(xn->netdev, netdev);
 	if (xn->link_up)
@@ -557,13 +560,16 @@ err_free_netdev:
  */
 void xrnic_eth_unregister(struct xrnic_dev *xn)
 {
+	const struct xrnic_rdma_events *rdma;
 	struct net_device *netdev = xn->netdev;
 	struct xrnic_eth *eth;
 
 	if (!netdev)
 		return;
 	eth = netdev_priv(netdev);
-	xr_set_netdev(&xn->xdev, 1, NULL);
+	rdma = READ_ONCE(xn->rdma);
+	if (rdma)
+		rdma->netdev(xn, NULL);
 	unregister_netdev(netdev);
 	/* Closed: the TX watchdog is stopped and schedules no more. */
 	cancel_work_sync(&eth->stall_work);

@@ -123,7 +123,7 @@ static void xrnic_gsi_recv_done(struct xrnic_dev *xn, const struct xrnic_cqe *c)
 	if (c->status == XRNIC_WC_SUCCESS && (c->flags & XRNIC_CQE_GRH) &&
 	    len >= XRNIC_GRH_LEN && len <= XRNIC_GSI_RBUF) {
 		xrnic_gsi_grh(buf, c->flags & XRNIC_CQE_GRH_IPV4, &wc);
-		xr_gsi_recv(&xn->xdev, 1, &wc, buf + XRNIC_GRH_LEN, len - XRNIC_GRH_LEN);
+		xr_gsi_recv(&xn->xr->xdev, 1, &wc, buf + XRNIC_GRH_LEN, len - XRNIC_GRH_LEN);
 	}
 	xrnic_gsi_post_recv(g, slot);
 }

@@ -2,7 +2,8 @@
 /*
  * PCI probe and remove for the XRNIC: claim only functions that carry the
  * XRNIC signature, reset the device, hand it the admin rings, switch the
- * admin queue to interrupts and register with xrdma_core.
+ * admin queue to interrupts, add the RDMA function (xrnic_xr.c, on
+ * xrdma_core) and register the Ethernet function.
  */
 #include <linux/iopoll.h>
 #include <linux/module.h>
@@ -123,37 +124,35 @@ static int xrnic_enable_admin(struct xrnic_dev *xn)
 
 static void xrnic_read_identity(struct xrnic_dev *xn)
 {
-	struct xr_device *xdev = &xn->xdev;
 	u32 mac_lo = xrnic_rd(xn, XRNIC_REG_MAC_LO);
 	u32 mac_hi = xrnic_rd(xn, XRNIC_REG_MAC_HI);
 	u32 fw = xrnic_rd(xn, XRNIC_REG_FW_VERSION);
 
-	xdev->node_guid = (u64)xrnic_rd(xn, XRNIC_REG_NODE_GUID_HI) << 32 |
-			  xrnic_rd(xn, XRNIC_REG_NODE_GUID_LO);
-	xdev->sys_image_guid = xdev->node_guid;
-	snprintf(xdev->fw_ver, sizeof(xdev->fw_ver), "%u.%u.%u",
+	xn->node_guid = (u64)xrnic_rd(xn, XRNIC_REG_NODE_GUID_HI) << 32 |
+			xrnic_rd(xn, XRNIC_REG_NODE_GUID_LO);
+	snprintf(xn->fw_ver, sizeof(xn->fw_ver), "%u.%u.%u",
 		 XRNIC_FW_MAJOR(fw), XRNIC_FW_MINOR(fw), XRNIC_FW_SUB(fw));
-	snprintf(xdev->node_desc, sizeof(xdev->node_desc), "XRNIC %s",
-		 pci_name(xn->pdev));
-	xn->xdev.mac[0] = mac_lo;
-	xn->xdev.mac[1] = mac_lo >> 8;
-	xn->xdev.mac[2] = mac_lo >> 16;
-	xn->xdev.mac[3] = mac_lo >> 24;
-	xn->xdev.mac[4] = mac_hi;
-	xn->xdev.mac[5] = mac_hi >> 8;
+	xn->mac[0] = mac_lo;
+	xn->mac[1] = mac_lo >> 8;
+	xn->mac[2] = mac_lo >> 16;
+	xn->mac[3] = mac_lo >> 24;
+	xn->mac[4] = mac_hi;
+	xn->mac[5] = mac_hi >> 8;
 }
 
 /*
  * The device stopped answering: reset it, so that what it was given can be
- * freed, and have the core cut its users off.
+ * freed, and have the RDMA function cut its users off.
  */
 static void xrnic_fatal_work(struct work_struct *work)
 {
 	struct xrnic_dev *xn = container_of(work, struct xrnic_dev, fatal_work);
+	const struct xrnic_rdma_events *rdma = READ_ONCE(xn->rdma);
 
 	xrnic_eth_link(xn, false);
 	xrnic_quiesce(xn);
-	xr_device_fatal(&xn->xdev);
+	if (rdma)
+		rdma->fatal(xn);
 }
 
 /*
@@ -203,21 +202,15 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	u32 dma_width;
 	int ret;
 
-	xn = to_xrnic(xr_alloc_device(sizeof(*xn)));
+	xn = kzalloc(sizeof(*xn), GFP_KERNEL);
 	if (!xn)
 		return -ENOMEM;
 	xn->pdev = pdev;
-	xn->xdev.ops = &xrnic_dev_ops;
-	xn->xdev.phys_port_cnt = 1;
-	xn->xdev.dma_device = &pdev->dev;
 	INIT_WORK(&xn->fatal_work, xrnic_fatal_work);
 	mutex_init(&xn->held_lock);
 	mutex_init(&xn->link_lock);
 	mutex_init(&xn->cache.lock);
 	INIT_LIST_HEAD(&xn->held);
-	xa_init(&xn->cqs);
-	xa_init(&xn->qps);
-	xa_init(&xn->srqs);
 	pci_set_drvdata(pdev, xn);
 
 	ret = pci_enable_device_mem(pdev);
@@ -269,8 +262,7 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	 * Ethernet function's; the rest serve completion queues.
 	 */
 	xn->eth_vector = xn->num_vectors >= 3 ? xn->num_vectors - 1 : 0;
-	xn->xdev.num_comp_vectors = max(xn->num_vectors - 1 -
-					(xn->eth_vector ? 1 : 0), 1);
+	xn->num_comp_vectors = max(xn->num_vectors - 1 - (xn->eth_vector ? 1 : 0), 1);
 
 	ret = xrnic_admin_init(xn);
 	if (ret)
@@ -288,16 +280,13 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = xrnic_ceqs_init(xn);
 	if (ret)
 		goto err_free_irq;
-	ret = xrnic_gsi_init(xn);
-	if (ret)
-		goto err_ceqs_destroy;
 	ret = xrnic_clock_init(xn);
 	if (ret)
-		goto err_gsi_destroy;
+		goto err_ceqs_destroy;
 	xrnic_find_db_page(xn);
 
 	xrnic_read_identity(xn);
-	ret = xr_register_device(&xn->xdev, "xrnic%d", &pdev->dev);
+	ret = xrnic_xr_add(xn);
 	if (ret)
 		goto err_clock_destroy;
 	ret = xrnic_cmd_query_port(xn, 1, &port);
@@ -308,19 +297,16 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_unregister;
 	xrnic_debugfs_add(xn);
 	dev_info(&pdev->dev,
-		 "%s: XRNIC interface %u.%u, MAC %pM, %d MSI-X vectors, admin queue in interrupt mode, Ethernet function %s\n",
-		 xr_name(&xn->xdev),
+		 "XRNIC interface %u.%u, MAC %pM, %d MSI-X vectors, admin queue in interrupt mode, Ethernet function %s\n",
 		 XRNIC_VERSION_GET_MAJOR(xrnic_rd(xn, XRNIC_REG_VERSION)),
 		 XRNIC_VERSION_GET_MINOR(xrnic_rd(xn, XRNIC_REG_VERSION)),
-		 xn->xdev.mac, xn->num_vectors, xn->netdev->name);
+		 xn->mac, xn->num_vectors, xn->netdev->name);
 	return 0;
 
 err_unregister:
-	xr_unregister_device(&xn->xdev);
+	xrnic_xr_remove(xn);
 err_clock_destroy:
 	xrnic_clock_destroy(xn);
-err_gsi_destroy:
-	xrnic_gsi_destroy(xn);
 err_ceqs_destroy:
 	xrnic_ceqs_destroy(xn);
 err_free_irq:
@@ -343,7 +329,8 @@ err_release_regions:
 err_disable_device:
 	pci_disable_device(pdev);
 err_dealloc:
-	xr_dealloc_device(&xn->xdev);
+	xrnic_xr_free(xn);
+	kfree(xn);
 	return ret;
 }
 
@@ -354,9 +341,8 @@ static void xrnic_remove(struct pci_dev *pdev)
 	xrnic_debugfs_remove(xn);
 	xrnic_eth_unregister(xn);
 	/* Destroys every user object; a command may time out meanwhile. */
-	xr_unregister_device(&xn->xdev);
+	xrnic_xr_remove(xn);
 	xrnic_clock_destroy(xn);
-	xrnic_gsi_destroy(xn);
 	xrnic_ceqs_destroy(xn);
 	xrnic_admin_set_irq_mode(xn, false);
 	xrnic_admin_irq_free(xn);
@@ -367,7 +353,8 @@ static void xrnic_remove(struct pci_dev *pdev)
 	pci_iounmap(pdev, xn->regs);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
-	xr_dealloc_device(&xn->xdev);
+	xrnic_xr_free(xn);
+	kfree(xn);
 }
 
 static struct pci_driver xrnic_pci_driver = {

@@ -138,6 +138,40 @@ static int xrnic_dealloc_pd(struct xr_device *xdev, struct xr_pd *pd)
 	return xrnic_cmd_dealloc_pd(to_xrnic(xdev), pd->pdn);
 }
 
+static void xrnic_umem_release(void *umem)
+{
+	xr_umem_release(umem);
+}
+
+/* Pinned for ever: nobody else gets pages the device may write. */
+static void xrnic_umem_abandon(void *umem)
+{
+	xr_umem_abandon(umem);
+}
+
+static size_t xrnic_umem_bytes(void *umem)
+{
+	return ((struct xr_umem *)umem)->npages << PAGE_SHIFT;
+}
+
+static const struct xrnic_held_ops xrnic_umem_held = {
+	.release = xrnic_umem_release,
+	.abandon = xrnic_umem_abandon,
+	.bytes = xrnic_umem_bytes,
+};
+
+/*
+ * An MR whose REG_MR or DEREG_MR failed: while the device may still use
+ * memory it was given, it keeps the MR's pages pinned (mr->umem becomes
+ * NULL, so that the core leaves them alone) until it completes a reset;
+ * otherwise the core unpins them.
+ */
+static void xrnic_hold_umem(struct xrnic_dev *xn, struct xr_mr *mr)
+{
+	if (xrnic_dma_hold(xn, mr->umem, &xrnic_umem_held))
+		mr->umem = NULL;
+}
+
 /*
  * Describe the MR's pages to the device: inline in the command for a few
  * pages, else as a chain of 4 KiB chunks that lives only for the command
@@ -167,7 +201,7 @@ static int xrnic_reg_mr(struct xr_device *xdev, struct xr_mr *mr)
 			reg.pages[i] = cpu_to_le64(umem->dma[i]);
 		ret = xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
 		if (ret)
-			xrnic_dma_hold_umem(xn, mr);
+			xrnic_hold_umem(xn, mr);
 		return ret;
 	}
 
@@ -197,7 +231,7 @@ static int xrnic_reg_mr(struct xr_device *xdev, struct xr_mr *mr)
 	reg.pbl_addr = cpu_to_le64(chunk_dma[0]);
 	ret = xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
 	if (ret)
-		xrnic_dma_hold_umem(xn, mr);
+		xrnic_hold_umem(xn, mr);
 out_free:
 	/* Held instead if the device stopped answering (xrnic_dma.c). */
 	for (c = 0; chunks && c < nchunks && chunks[c]; c++)
@@ -216,7 +250,7 @@ static int xrnic_dereg_mr(struct xr_device *xdev, struct xr_mr *mr)
 
 	/* Busy: windows are bound to it, and it stays as it was. */
 	if (ret && ret != -EBUSY)
-		xrnic_dma_hold_umem(xn, mr);
+		xrnic_hold_umem(xn, mr);
 	return ret;
 }
 
@@ -329,7 +363,7 @@ static int xrnic_create_cq(struct xr_device *xdev, struct xr_cq *cq,
 	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
 	if (ret)
 		goto err_destroy;
-	ret = xa_insert(&xn->cqs, cq->cqn, cq, GFP_KERNEL);
+	ret = xa_insert(&to_xr(xdev)->cqs, cq->cqn, cq, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
 	cq->cqe = depth;
@@ -352,7 +386,7 @@ static int xrnic_destroy_cq(struct xr_device *xdev, struct xr_cq *cq)
 	int ret;
 
 	/* Under the lock: a completion event being reported ends first. */
-	xa_erase(&xn->cqs, cq->cqn);
+	xa_erase(&to_xr(xdev)->cqs, cq->cqn);
 	ret = xrnic_cmd_destroy_cq(xn, cq->cqn);
 	xrnic_ring_free(xn, cq->uobj.ufile, &xcq->ring, ret);
 	kfree(xcq);
@@ -421,7 +455,7 @@ static int xrnic_create_qp(struct xr_device *xdev, struct xr_qp *qp,
 	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
 	if (ret)
 		goto err_destroy;
-	ret = xa_insert(&xn->qps, qp->qpn, qp, GFP_KERNEL);
+	ret = xa_insert(&to_xr(xdev)->qps, qp->qpn, qp, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
 	qp->priv = xqp;
@@ -446,7 +480,7 @@ static int xrnic_destroy_qp(struct xr_device *xdev, struct xr_qp *qp)
 	int ret;
 
 	/* Under the lock: an async event being reported ends first. */
-	xa_erase(&xn->qps, qp->qpn);
+	xa_erase(&to_xr(xdev)->qps, qp->qpn);
 	ret = xrnic_cmd_destroy_qp(xn, qp->qpn);
 	if (!qp->srq)
 		xrnic_ring_free(xn, qp->uobj.ufile, &xqp->rq, ret);
@@ -572,7 +606,7 @@ static int xrnic_create_srq(struct xr_device *xdev, struct xr_srq *srq,
 	ret = xr_copy_to_udata(udata, &resp, sizeof(resp));
 	if (ret)
 		goto err_destroy;
-	ret = xa_insert(&xn->srqs, srq->srqn, srq, GFP_KERNEL);
+	ret = xa_insert(&to_xr(xdev)->srqs, srq->srqn, srq, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
 	srq->priv = xsrq;
@@ -656,7 +690,7 @@ static int xrnic_destroy_srq(struct xr_device *xdev, struct xr_srq *srq)
 	int ret;
 
 	/* Under the lock: an async event being reported ends first. */
-	xa_erase(&xn->srqs, srq->srqn);
+	xa_erase(&to_xr(xdev)->srqs, srq->srqn);
 	ret = xrnic_cmd_srq(xn, XRNIC_ADMIN_DESTROY_SRQ, srq->srqn, 0, NULL);
 	xrnic_ring_free(xn, srq->uobj.ufile, &xsrq->ring, ret);
 	kfree(xsrq);
@@ -682,52 +716,6 @@ static int xrnic_create_ah(struct xr_device *xdev, struct xr_ah *ah,
 	memcpy(resp.dmac, ah->dmac, sizeof(resp.dmac));
 	return xr_copy_to_udata(udata, &resp, sizeof(resp));
 }
-
-/* The device's counters by name: rdma statistic and ethtool -S. */
-const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
-	[XRNIC_CNT_ADMIN_COMMANDS] = "admin_commands",
-	[XRNIC_CNT_ADMIN_ERRORS] = "admin_errors",
-	[XRNIC_CNT_TX_PACKETS] = "tx_packets",
-	[XRNIC_CNT_RX_PACKETS] = "rx_packets",
-	[XRNIC_CNT_TX_BYTES] = "tx_bytes",
-	[XRNIC_CNT_RX_BYTES] = "rx_bytes",
-	[XRNIC_CNT_RX_DROPPED] = "rx_dropped",
-	[XRNIC_CNT_RX_DUPLICATES] = "rx_duplicates",
-	[XRNIC_CNT_RNR_NAKS_SENT] = "rnr_naks_sent",
-	[XRNIC_CNT_SEQ_NAKS_SENT] = "seq_naks_sent",
-	[XRNIC_CNT_RETRANSMITS] = "retransmits",
-	[XRNIC_CNT_DOORBELLS] = "doorbells",
-	[XRNIC_CNT_POLLED] = "polled",
-	[XRNIC_CNT_RX_ICRC_ERRORS] = "rx_icrc_errors",
-	[XRNIC_CNT_ETH_TX_FRAMES] = "eth_tx_frames",
-	[XRNIC_CNT_ETH_TX_BYTES] = "eth_tx_bytes",
-	[XRNIC_CNT_ETH_RX_FRAMES] = "eth_rx_frames",
-	[XRNIC_CNT_ETH_RX_BYTES] = "eth_rx_bytes",
-	[XRNIC_CNT_ETH_TX_BAD_DESC] = "eth_tx_bad_desc",
-	[XRNIC_CNT_ETH_TX_LINK_DOWN] = "eth_tx_link_down",
-	[XRNIC_CNT_ETH_RX_TOO_SHORT] = "eth_rx_too_short",
-	[XRNIC_CNT_ETH_RX_TOO_LONG] = "eth_rx_too_long",
-	[XRNIC_CNT_ETH_RX_NO_BUFFER] = "eth_rx_no_buffer",
-	[XRNIC_CNT_ETH_RX_BAD_DESC] = "eth_rx_bad_desc",
-	[XRNIC_CNT_INJECTED_DROPS] = "injected_drops",
-	[XRNIC_CNT_INJECTED_DUPS] = "injected_dups",
-	[XRNIC_CNT_INJECTED_REORDERS] = "injected_reorders",
-	[XRNIC_CNT_INJECTED_CORRUPTS] = "injected_corrupts",
-	[XRNIC_CNT_WIRE_TX_DROPS] = "wire_tx_drops",
-	/* As Linux's rxe and mlx5 name them. */
-	[XRNIC_CNT_ACK_TIMEOUTS] = "local_ack_timeout_err",
-	[XRNIC_CNT_SEQ_NAKS_RCVD] = "packet_seq_err",
-	[XRNIC_CNT_RX_QKEY_VIOLATIONS] = "rx_qkey_violations",
-	[XRNIC_CNT_RX_PKEY_VIOLATIONS] = "rx_pkey_violations",
-	/* DCQCN, as mlx5 names them. */
-	[XRNIC_CNT_NP_ECN_MARKED_ROCE_PACKETS] = "np_ecn_marked_roce_packets",
-	[XRNIC_CNT_NP_CNP_SENT] = "np_cnp_sent",
-	[XRNIC_CNT_RP_CNP_HANDLED] = "rp_cnp_handled",
-	[XRNIC_CNT_RP_CNP_IGNORED] = "rp_cnp_ignored",
-	/* The switch's lossless mode, as mlx5's per-priority pause counters. */
-	[XRNIC_CNT_RX_PAUSE] = "rx_pause",
-	[XRNIC_CNT_RX_PAUSE_DURATION] = "rx_pause_duration",
-};
 
 static int xrnic_set_gid(struct xr_device *xdev, u32 port, u32 index,
 			 const u8 *gid)
