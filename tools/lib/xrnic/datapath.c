@@ -142,6 +142,17 @@ static uint32_t xrnic_wq_room(const struct xrnic_wq *wq)
 	return wq->depth - (wq->pi - ci);
 }
 
+/*
+ * Whether a QP's send queue takes work requests, as the IB spec says and
+ * rxe answers: from RTS on (RTS, SQD, SQE, and ERR, where they are
+ * flushed); in RESET, INIT and RTR a post is EINVAL.  A receive queue
+ * takes them from INIT on.  ibv_modify_qp() keeps ibqp->state.
+ */
+bool xrnic_sq_takes_work(const struct ibv_qp *ibqp)
+{
+	return ibqp->state >= IBV_QPS_RTS;
+}
+
 int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
 	struct xrnic_qp *qp = to_xqp(ibqp);
@@ -150,6 +161,10 @@ int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 	uint32_t room;
 	int ret = 0, n = 0;
 
+	if (!xrnic_sq_takes_work(ibqp)) {
+		*bad = wr;
+		return EINVAL;
+	}
 	pthread_spin_lock(&sq->lock);
 	room = xrnic_wq_room(sq);
 	for (; wr; wr = wr->next, n++) {
@@ -224,8 +239,8 @@ int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv
 {
 	struct xrnic_qp *qp = to_xqp(ibqp);
 
-	/* A QP on an SRQ has no receive queue of its own. */
-	if (ibqp->srq) {
+	/* A QP on an SRQ has no receive queue of its own; see xrnic_sq_takes_work(). */
+	if (ibqp->srq || ibqp->state == IBV_QPS_RESET) {
 		*bad = wr;
 		return EINVAL;
 	}

@@ -30,7 +30,8 @@ static void xrnic_wr_start(struct ibv_qp_ex *qpx)
 
 	pthread_spin_lock(&qp->sq.lock);
 	qp->wr_start_pi = qp->sq.pi;
-	qp->wr_err = 0;
+	/* ibv_wr_complete() answers it; nothing is written meanwhile. */
+	qp->wr_err = xrnic_sq_takes_work(&qpx->qp_base) ? 0 : EINVAL;
 }
 
 /* A new WQE of opcode in the next slot, or an error for complete. */

@@ -165,6 +165,7 @@ void xrnic_qp_ex_init(struct xrnic_qp *qp);
 /* The body of a BIND_MW WQE of qp: mw gets rkey; 0 or EINVAL. */
 int xrnic_build_bind(struct xrnic_qp *qp, struct ibv_mw *mw, uint32_t rkey,
 		     const struct ibv_mw_bind_info *info, struct xrnic_sqe *w);
+bool xrnic_sq_takes_work(const struct ibv_qp *ibqp);
 int xrnic_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 int xrnic_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
 int xrnic_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);

@@ -582,6 +582,67 @@ TEST_F(loop, qp_is_reusable_after_an_error_and_reset)
 	ASSERT_EQ(0, transfer(self, IBV_WR_RDMA_WRITE, 4097, 5, _metadata));
 }
 
+/*
+ * A QP takes work requests only in the states that may hold them, as the
+ * IB spec says and rxe answers: receives from INIT on, sends from RTS on.
+ * Before (and back in RESET, as rdma-core's pyverbs tests post), a post is
+ * EINVAL with the first request named bad, and the extended API's
+ * ibv_wr_complete() says EINVAL; nothing is sent.
+ */
+TEST_F(loop, a_qp_takes_work_only_in_the_states_that_hold_it)
+{
+	struct ibv_qp_init_attr_ex ex = {
+		.send_cq = self->cq, .recv_cq = self->cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = self->pd, .send_ops_flags = IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_sge sge = { (uintptr_t)self->src, 8, self->src_mr->lkey };
+	struct ibv_send_wr swr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_qp_attr init = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
+	struct ibv_qp_attr reset = { .qp_state = IBV_QPS_RESET };
+	struct ibv_recv_wr *bad_r = NULL;
+	struct ibv_send_wr *bad_s = NULL;
+	struct ibv_qp_ex *qpx;
+	struct ibv_qp *qp;
+	struct ibv_wc wc;
+	int round;
+
+	ASSERT_NE(NULL, qp = ibv_create_qp_ex(self->ctx, &ex));
+	ASSERT_NE(NULL, qpx = ibv_qp_to_qp_ex(qp));
+	for (round = 0; round < 2; round++) {
+		/* RESET: new, then again after RTS. */
+		EXPECT_EQ(EINVAL, ibv_post_send(qp, &swr, &bad_s)) TH_LOG("round %d", round);
+		EXPECT_EQ(&swr, bad_s);
+		EXPECT_EQ(EINVAL, ibv_post_recv(qp, &rwr, &bad_r)) TH_LOG("round %d", round);
+		EXPECT_EQ(&rwr, bad_r);
+		ibv_wr_start(qpx);
+		ibv_wr_send(qpx);
+		ibv_wr_set_sge(qpx, sge.lkey, sge.addr, sge.length);
+		EXPECT_EQ(EINVAL, ibv_wr_complete(qpx)) TH_LOG("round %d", round);
+		if (round)
+			break;
+		/* INIT: receives only. */
+		ASSERT_EQ(0, ibv_modify_qp(qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+					   IBV_QP_PORT | IBV_QP_ACCESS_FLAGS));
+		bad_s = NULL;
+		EXPECT_EQ(EINVAL, ibv_post_send(qp, &swr, &bad_s));
+		EXPECT_EQ(&swr, bad_s);
+		EXPECT_EQ(0, ibv_post_recv(qp, &rwr, &bad_r));
+		ASSERT_EQ(0, ibv_modify_qp(qp, &reset, IBV_QP_STATE));
+		ASSERT_EQ(0, connect_qp(qp, self->qp[1]->qp_num, 0));
+		ASSERT_EQ(0, ibv_modify_qp(qp, &reset, IBV_QP_STATE));
+		bad_s = NULL;
+		bad_r = NULL;
+	}
+	usleep(100000);
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+	EXPECT_EQ(0, ibv_destroy_qp(qp));
+}
+
 /* Completion events: armed, one event on the channel, acked. */
 TEST_F(loop, armed_cq_delivers_one_completion_event)
 {
