@@ -158,7 +158,7 @@ struct xrnic_rdma_events {
  * @admin: admin queue
  * @aenq: async event queue
  * @irq_name: name of the admin interrupt in /proc/interrupts
- * @fatal_work: resets a device that stopped answering and tells the core
+ * @fatal_work: resets a device that stopped answering and tells the RDMA function
  *	(outside the admin lock)
  * @debugfs: the device's debugfs directory
  * @cc_files: what each of its cc_params/ files names
