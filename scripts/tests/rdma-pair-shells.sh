@@ -39,11 +39,26 @@ in_shell() {
 
 shells=("busybox sh" dash bash)
 echo "TAP version 13"
-echo "1..$((7 * ${#shells[@]}))"
+echo "1..$((9 * ${#shells[@]}))"
+# What a perftest client's log says when it crashed in its own RDMA CM
+# retry (pair_perftest_crashed), as the two guests' core dumps print it.
+crash_log() { # FIRST_FRAME
+	printf '%s\n' "RDMA CM event error:" "Event: RDMA_CM_EVENT_REJECTED; error: 8." \
+		"  si_signo: 11, si_errno: 0, si_code: 128" "  TID 1373:" "  #0  $1" \
+		"  #1  0x0000559609c7f3c7 - /usr/bin/ib_read_lat"
+}
+crash_log "0x00007fd3501e7472 - librdmacm.so.1" >"$tmp/crash.rxe"
+crash_log "0x00007f2e8d3c1472 rdma_resolve_addr - librdmacm.so.1" >"$tmp/crash.xrnic"
+crash_log "0x00007fd3501e7472 - libibverbs.so.1" >"$tmp/crash.other"
+grep -v "REJECTED" "$tmp/crash.rxe" >"$tmp/crash.norej"
 for sh in "${shells[@]}"; do
 	s=${sh%% *}
 	s=${s/busybox/busybox_sh}
 	check "${s}_parses_it" $sh -n scripts/tests/rdma-pair.sh
+	check "${s}_pair_perftest_crashed_knows_perftests_retry_crash" in_shell "$sh" \
+		"pair_perftest_crashed $tmp/crash.rxe && pair_perftest_crashed $tmp/crash.xrnic"
+	check "${s}_pair_perftest_crashed_knows_no_other_crash" in_shell "$sh" \
+		"! pair_perftest_crashed $tmp/crash.other && ! pair_perftest_crashed $tmp/crash.norej"
 	check "${s}_pair_timeout_gives_the_status" in_shell "$sh" \
 		'pair_timeout 10 "exit 3"; [ $? = 3 ]'
 	# 124, not sleep's 0: ended at its limit (no timing judged); nothing of
