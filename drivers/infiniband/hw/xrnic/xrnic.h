@@ -17,6 +17,8 @@
 #define XRNIC_DRV_NAME		"xrnic"
 #define XRNIC_AQ_DEPTH		32
 #define XRNIC_AENQ_DEPTH	32
+/* The device's ports: one, numbered 1 (port events name it). */
+#define XRNIC_PORTS		1
 /* Address handles the core may hold: the device keeps none (the AV is in the WQE). */
 #define XRNIC_MAX_AH		32768
 

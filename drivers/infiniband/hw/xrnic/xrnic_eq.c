@@ -18,7 +18,7 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 	switch (le16_to_cpu(e->event)) {
 	case XRNIC_EVENT_PORT_ACTIVE:
 	case XRNIC_EVENT_PORT_DOWN:
-		if (param != 1) {	/* the device has one port */
+		if (param < 1 || param > XRNIC_PORTS) {
 			dev_warn_ratelimited(&xn->pdev->dev,
 					     "event for unknown port %u\n", param);
 			break;

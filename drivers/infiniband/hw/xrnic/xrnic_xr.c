@@ -121,7 +121,7 @@ int xrnic_xr_add(struct xrnic_dev *xn)
 	xa_init(&xr->qps);
 	xa_init(&xr->srqs);
 	xdev->ops = &xrnic_dev_ops;
-	xdev->phys_port_cnt = 1;
+	xdev->phys_port_cnt = XRNIC_PORTS;
 	xdev->dma_device = &xn->pdev->dev;
 	xdev->num_comp_vectors = xn->num_comp_vectors;
 	xdev->node_guid = xn->node_guid;
