@@ -10,7 +10,8 @@
 KVER = $(shell scripts/kernel-version.sh)
 KDIR = /usr/src/linux-headers-$(KVER)
 VM_MODULES = --module drivers/infiniband/core/xrdma_core.ko \
-	     --module drivers/infiniband/hw/xrnic/xrnic.ko
+	     --module drivers/infiniband/hw/xrnic/xrnic.ko \
+	     --module drivers/infiniband/hw/xrnic/xrnic_xrdma.ko
 
 all: deps modules emu provider selftests
 
@@ -79,6 +80,7 @@ install: install-modules install-provider install-emu
 install-modules: modules install-modprobe
 	install -D -m 0644 drivers/infiniband/core/xrdma_core.ko $(MODDIR)/xrdma_core.ko
 	install -D -m 0644 drivers/infiniband/hw/xrnic/xrnic.ko $(MODDIR)/xrnic.ko
+	install -D -m 0644 drivers/infiniband/hw/xrnic/xrnic_xrdma.ko $(MODDIR)/xrnic_xrdma.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 install-provider: provider
@@ -97,7 +99,7 @@ install-modprobe:
 	install -D -m 0644 scripts/xrdma-modprobe.conf $(MODPROBE_CONF)
 
 uninstall:
-	rm -f $(MODDIR)/xrdma_core.ko $(MODDIR)/xrnic.ko $(MODPROBE_CONF) $(PROVIDER) \
+	rm -f $(MODDIR)/xrdma_core.ko $(MODDIR)/xrnic.ko $(MODDIR)/xrnic_xrdma.ko $(MODPROBE_CONF) $(PROVIDER) \
 		$(DRIVER_FILE) $(EMU_FILES)
 	-rmdir $(MODDIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))

@@ -30,6 +30,7 @@ echo "bench: xrnic0 loopback (one guest)" >&2
 scripts/xrdma-vm run --timeout 900 \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko \
+	--module drivers/infiniband/hw/xrnic/xrnic_xrdma.ko \
 	--add scripts/bench-guest.sh:/bench-guest.sh \
 	"$out/xrnic-guest.sh" \
 	>"$out/xrnic.log" 2>&1 || { cat "$out/xrnic.log"; exit 1; }

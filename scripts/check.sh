@@ -115,7 +115,8 @@ layer test-split scripts/tests/test-split.sh
 # The README's main command works: two guests run the demo script.
 layer demo one_test demo.guest_script scripts/xrdma-vm run --vms 2 \
 	--module drivers/infiniband/core/xrdma_core.ko \
-	--module drivers/infiniband/hw/xrnic/xrnic.ko scripts/demo-guest.sh
+	--module drivers/infiniband/hw/xrnic/xrnic.ko \
+	--module drivers/infiniband/hw/xrnic/xrnic_xrdma.ko scripts/demo-guest.sh
 layer device-model make -s -j"$(nproc)" -C tools/xrnic-emu check
 # The Debian packages (make deb: xrdma-dkms, libxrnic, xrnic-emu): lintian,
 # their files, DKMS building the modules for Debian's kernel; make install
@@ -179,6 +180,7 @@ layer kselftests-vm scripts/xrdma-vm run --vms 2 --extra-ivshmem \
 	--append slub_debug=FZPU \
 	--module drivers/infiniband/core/xrdma_core.ko \
 	--module drivers/infiniband/hw/xrnic/xrnic.ko \
+	--module drivers/infiniband/hw/xrnic/xrnic_xrdma.ko \
 	--module "/lib/modules/$kver/kernel/drivers/infiniband/core/ib_core.ko" \
 	--add tools/testing/selftests/xrdma/build:/selftests \
 	tools/testing/selftests/xrdma/run_vm_tests.sh
@@ -198,6 +200,7 @@ if [ "$fail" -eq "$failed_before" ]; then
 		--extra-ivshmem \
 		--module $dsrc/drivers/infiniband/core/xrdma_core.ko \
 		--module $dsrc/drivers/infiniband/hw/xrnic/xrnic.ko \
+		--module $dsrc/drivers/infiniband/hw/xrnic/xrnic_xrdma.ko \
 		--module "$ddir/modroot/lib/modules/$drel/kernel/drivers/infiniband/core/ib_core.ko" \
 		--add tools/testing/selftests/xrdma/build:/selftests \
 		tools/testing/selftests/xrdma/run_vm_tests.sh

@@ -182,7 +182,7 @@ arp -s 192.0.2.200 52:54:00:00:00:c8
 flood 192.0.2.200 &
 traffic=$!
 sleep 2
-check unload_with_traffic_running modprobe -r xrnic
+check unload_with_traffic_running rmmod xrnic_xrdma xrnic
 kill $traffic 2>/dev/null
 modprobe xrnic
 check reload_brings_the_netdev_back retry 10 nic_back
@@ -223,5 +223,5 @@ check device_death_is_reported retry 60 sh -c "dmesg | grep -q 'device marked de
 check device_death_drops_the_carrier retry 30 carrier 0
 kill $traffic 2>/dev/null
 check a_dead_device_goes_down ip link set "$nic" down
-check a_dead_device_unloads modprobe -r xrnic
+check a_dead_device_unloads rmmod xrnic_xrdma xrnic
 exit $rc

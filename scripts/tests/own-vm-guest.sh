@@ -38,14 +38,16 @@ install_packages() {
 	apt-get install -y /mnt/xrdma-dkms_*.deb /mnt/libxrnic_*.deb || return 1
 	dkms status xrdma
 	dkms status xrdma | grep "$(uname -r)" | grep -q installed || return 1
-	modinfo -n xrnic xrdma_core
-	[ "$(modinfo -n xrnic xrdma_core | grep -c /updates/dkms/)" = 2 ]
+	modinfo -n xrnic xrnic_xrdma xrdma_core
+	[ "$(modinfo -n xrnic xrnic_xrdma xrdma_core | grep -c /updates/dkms/)" = 3 ]
 }
 check own_vm.apt_install_builds_the_modules_with_dkms install_packages
 
 # ibv_devinfo lists xrnic0 only when libibverbs loads the provider for it.
+# udev loads the RDMA function's driver (xrnic_xrdma) by its auxiliary
+# device's modalias, as for any converged RNIC: settle waits for it.
 devinfo() {
-	modprobe xrnic && ibv_devinfo -d xrnic0 && ibv_devinfo -d xrnic0 | grep -q PORT_ACTIVE
+	modprobe xrnic && udevadm settle --timeout=60 && ibv_devinfo -d xrnic0 && ibv_devinfo -d xrnic0 | grep -q PORT_ACTIVE
 }
 check own_vm.modprobe_and_the_provider_give_xrnic0 devinfo
 
@@ -58,7 +60,7 @@ else
 fi
 
 purge() {
-	rmmod xrnic xrdma_core || return 1
+	rmmod xrnic_xrdma xrnic xrdma_core || return 1
 	apt-get purge -y xrdma-dkms libxrnic || return 1
 	for p in xrdma-dkms libxrnic; do
 		case $(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) in

@@ -236,7 +236,8 @@ shell_test() {
 	local line out= ok=0 rfd wfd pid
 	coproc SH { exec "$vm" shell \
 		--module drivers/infiniband/core/xrdma_core.ko \
-		--module drivers/infiniband/hw/xrnic/xrnic.ko 2>&1; }
+		--module drivers/infiniband/hw/xrnic/xrnic.ko \
+		--module drivers/infiniband/hw/xrnic/xrnic_xrdma.ko 2>&1; }
 	# Own copies: bash drops SH and SH_PID when the coprocess ends.
 	pid=$SH_PID
 	exec {rfd}<&"${SH[0]}" {wfd}>&"${SH[1]}"

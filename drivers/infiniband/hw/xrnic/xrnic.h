@@ -3,18 +3,21 @@
 #ifndef XRNIC_H
 #define XRNIC_H
 
+#include <linux/auxiliary_bus.h>
 #include <linux/completion.h>
+#include <linux/if_ether.h>
 #include <linux/io.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/srcu.h>
 #include <linux/workqueue.h>
 
-#include <xrdma/xr_core.h>
 #include <xrnic/xrnic_admin.h>
 #include <xrnic/xrnic_io.h>
 #include <xrnic/xrnic_regs.h>
 
 #define XRNIC_DRV_NAME		"xrnic"
+#define XRNIC_FW_VER_MAX	32	/* "major.minor.sub" */
 #define XRNIC_AQ_DEPTH		32
 #define XRNIC_AENQ_DEPTH	32
 /* The device's ports: one, numbered 1 (port events name it). */
@@ -86,41 +89,6 @@ struct xrnic_ceq {
 };
 
 /**
- * struct xrnic_gsi - the port's GSI QP, owned by the driver (xrnic_gsi.c)
- * @mem: one coherent allocation: rings, doorbell records, buffers; NULL
- *	when the device has none
- * @dma: its bus address
- * @ready: the QP is up (set once, cleared before it is destroyed)
- * @pdn: its PD
- * @lkey: of the MR over its buffers
- * @mr_pages: the pages that MR covers
- * @cqn: its CQ (send and receive)
- * @qpn: XRNIC_GSI_QPN
- * @lock: protects @sq_pi and the send slots
- * @sq_pi: free-running send producer index
- * @rq_pi: free-running receive producer index (@work only)
- * @cq_ci: free-running CQ consumer index (@work only)
- * @arm_seq: CQ arm request number (@work only)
- * @work: drains the CQ; scheduled by its completion events
- */
-struct xrnic_gsi {
-	void *mem;
-	dma_addr_t dma;
-	bool ready;
-	u32 pdn;
-	u32 lkey;
-	u32 mr_pages;
-	u32 cqn;
-	u32 qpn;
-	spinlock_t lock;	/* protects sq_pi and the send slots */
-	u32 sq_pi;
-	u32 rq_pi;
-	u32 cq_ci;
-	u32 arm_seq;
-	struct work_struct work;
-};
-
-/**
  * struct xrnic_cc_file - a debugfs cc_params/ file (xrnic_debugfs.c)
  * @xn: its device
  * @param: its congestion control parameter (enum xrnic_cc_param)
@@ -130,6 +98,8 @@ struct xrnic_cc_file {
 	u32 param;
 };
 
+struct xrnic_rdma;
+
 /**
  * struct xrnic_rdma_events - what the PCI function tells its RDMA function
  * @comp: a completion event on CQ @cqn (from a vector's IRQ thread)
@@ -137,18 +107,45 @@ struct xrnic_cc_file {
  *	its number)
  * @port: port @port went up or down
  * @fatal: the device stopped answering and was reset (xrnic_mark_dead())
- * @netdev: the Ethernet function's net_device came (or went: NULL)
  *
- * The RDMA function (xrnic_xr.c) sets them once it has its state
- * (xrnic_dev.xr); until then events find nobody and are dropped, as an
- * RDMA device drops events before it is registered.
+ * Each is called in a context that may sleep, never after
+ * xrnic_rdma_detach() returned.
  */
 struct xrnic_rdma_events {
-	void (*comp)(struct xrnic_dev *xn, u32 cqn);
-	void (*async)(struct xrnic_dev *xn, u16 event, u32 param);
-	void (*port)(struct xrnic_dev *xn, u32 port, bool active);
-	void (*fatal)(struct xrnic_dev *xn);
-	void (*netdev)(struct xrnic_dev *xn, struct net_device *netdev);
+	void (*comp)(struct xrnic_rdma *rdma, u32 cqn);
+	void (*async)(struct xrnic_rdma *rdma, u16 event, u32 param);
+	void (*port)(struct xrnic_rdma *rdma, u32 port, bool active);
+	void (*fatal)(struct xrnic_rdma *rdma);
+};
+
+/**
+ * struct xrnic_rdma - an RDMA function bound to the PCI function
+ * @events: what it is told; the driver of the auxiliary device embeds this
+ *	structure in its own state and finds that state with container_of()
+ */
+struct xrnic_rdma {
+	const struct xrnic_rdma_events *events;
+};
+
+/**
+ * struct xrnic_own - the device objects an RDMA function keeps for itself
+ *	(a GSI QP and what it uses), which debugfs does not count as users'
+ * @objs: PDs, MRs, CQs and QPs: as many of each
+ * @mr_pages: the pages its MRs cover
+ */
+struct xrnic_own {
+	u32 objs;
+	u64 mr_pages;
+};
+
+/**
+ * struct xrnic_adev - the RDMA function's auxiliary device
+ * @adev: "xrnic.rdma.<id>" on the auxiliary bus (xrnic_aux.c)
+ * @xn: its PCI function, which deletes @adev before it goes
+ */
+struct xrnic_adev {
+	struct auxiliary_device adev;
+	struct xrnic_dev *xn;
 };
 
 /**
@@ -178,14 +175,15 @@ struct xrnic_rdma_events {
  * @link_up: the port's link, as the last port event said
  * @netdev: the Ethernet function's net_device, once registered
  * @cache: admin answers kept for readers
- * @gsi: the port's GSI QP
  * @clock: the clock page user contexts map (xrnic_clock.c)
  * @clock_work: reads the device clock into @clock every second
  * @node_guid: the device's GUID
  * @fw_ver: its firmware version, "major.minor.sub"
  * @mac: the port's MAC address
- * @rdma: who hears the device's events: the RDMA function, once set
- * @xr: the RDMA function's state (xrnic_xr.c), once set
+ * @adev: the RDMA function's auxiliary device, while it exists
+ * @rdma: the driver bound to @adev, which hears the device's events
+ * @rdma_srcu: readers of @rdma; xrnic_rdma_detach() waits for them
+ * @own: what that driver keeps for itself (debugfs)
  */
 /**
  * struct xrnic_cache - admin answers kept for readers (xrnic_cache.c)
@@ -231,77 +229,16 @@ struct xrnic_dev {
 	bool link_up;
 	struct net_device *netdev;
 	struct xrnic_cache cache;
-	struct xrnic_gsi gsi;
 	struct xrnic_clock_info *clock;
 	struct delayed_work clock_work;
 	u64 node_guid;
-	char fw_ver[XR_FW_VER_MAX];
+	char fw_ver[XRNIC_FW_VER_MAX];
 	u8 mac[ETH_ALEN];
-	const struct xrnic_rdma_events *rdma;
-	struct xrnic_xr *xr;
+	struct xrnic_adev *adev;
+	struct xrnic_rdma __rcu *rdma;
+	struct srcu_struct rdma_srcu;
+	struct xrnic_own own;
 };
-
-/**
- * struct xrnic_xr - the RDMA function on xrdma_core (xrnic_xr.c)
- * @xdev: the core's device; first: xr_alloc_device() allocates the whole
- * @xn: the PCI function
- * @cqs: cqn -> struct xr_cq, for events; its lock keeps a CQ alive while
- *	an event is reported on it
- * @qps: qpn -> struct xr_qp, for async events; the same for QPs
- * @srqs: srqn -> struct xr_srq, for async events; the same for SRQs
- */
-struct xrnic_xr {
-	struct xr_device xdev;
-	struct xrnic_dev *xn;
-	struct xarray cqs;
-	struct xarray qps;
-	struct xarray srqs;
-};
-
-/**
- * struct xrnic_ring - a queue ring in host memory, mapped for user space
- * @buf: kernel address (whole pages from alloc_pages_exact())
- * @dma: bus address
- * @size: bytes, including the doorbell record page of a CQ or SQ ring
- * @db_offset: where in it the doorbell record is (0: none)
- * @mmap_key: offset user space maps it at
- */
-struct xrnic_ring {
-	void *buf;
-	dma_addr_t dma;
-	size_t size;
-	u32 db_offset;
-	u64 mmap_key;
-};
-
-/* Driver data of a CQ: its ring, with the doorbell record after it. */
-struct xrnic_cq {
-	struct xrnic_ring ring;
-};
-
-/* Driver data of an SRQ: its ring, with the doorbell record after it. */
-struct xrnic_srq {
-	struct xrnic_ring ring;
-};
-
-/* Driver data of a QP: its rings; the SQ ring carries the doorbell record. */
-struct xrnic_qp {
-	struct xrnic_ring sq;
-	struct xrnic_ring rq;
-};
-
-/* xr_alloc_device() allocates the whole structure through its first member. */
-static_assert(offsetof(struct xrnic_xr, xdev) == 0);
-
-static inline struct xrnic_xr *to_xr(struct xr_device *xdev)
-{
-	return container_of(xdev, struct xrnic_xr, xdev);
-}
-
-static inline struct xrnic_dev *to_xrnic(struct xr_device *xdev)
-{
-	return to_xr(xdev)->xn;
-}
 
 static inline u32 xrnic_rd(struct xrnic_dev *xn, u32 reg)
 {
@@ -374,7 +311,7 @@ struct xrnic_held_ops {
 bool xrnic_dma_hold(struct xrnic_dev *xn, void *obj, const struct xrnic_held_ops *ops);
 void xrnic_dma_unsafe(struct xrnic_dev *xn);
 void xrnic_dma_quiesced(struct xrnic_dev *xn);
-size_t xrnic_dma_abandon(struct xrnic_dev *xn);
+size_t xrnic_dma_abandon(struct xrnic_dev *xn, const struct xrnic_held_ops *ops);
 
 /* xrnic_eq.c */
 int xrnic_aenq_init(struct xrnic_dev *xn);
@@ -439,29 +376,29 @@ void xrnic_eth_unregister(struct xrnic_dev *xn);
 void xrnic_eth_link(struct xrnic_dev *xn, bool up);
 void xrnic_eth_admin_vector(struct xrnic_dev *xn);
 
-/* xrnic_gsi.c */
-int xrnic_gsi_init(struct xrnic_dev *xn);
-void xrnic_gsi_destroy(struct xrnic_dev *xn);
-bool xrnic_gsi_event(struct xrnic_dev *xn, u32 cqn);
-int xrnic_gsi_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
-		   const void *mad, size_t len);
-
 /* xrnic_clock.c */
 int xrnic_clock_init(struct xrnic_dev *xn);
 void xrnic_clock_destroy(struct xrnic_dev *xn);
+
+/* xrnic_aux.c */
+int xrnic_aux_add(struct xrnic_dev *xn);
+void xrnic_aux_delete(struct xrnic_dev *xn);
+void xrnic_rdma_attach(struct xrnic_dev *xn, struct xrnic_rdma *rdma);
+void xrnic_rdma_detach(struct xrnic_dev *xn);
+void xrnic_rdma_comp(struct xrnic_dev *xn, u32 cqn);
+void xrnic_rdma_async(struct xrnic_dev *xn, u16 event, u32 param);
+void xrnic_rdma_port(struct xrnic_dev *xn, u32 port, bool active);
+void xrnic_rdma_fatal(struct xrnic_dev *xn);
+
+static inline struct xrnic_dev *xrnic_from_adev(struct auxiliary_device *adev)
+{
+	return container_of(adev, struct xrnic_adev, adev)->xn;
+}
 
 /* xrnic_debugfs.c */
 void xrnic_debugfs_add(struct xrnic_dev *xn);
 void xrnic_debugfs_remove(struct xrnic_dev *xn);
 void xrnic_debugfs_init(void);
 void xrnic_debugfs_exit(void);
-
-/* xrnic_xr.c */
-int xrnic_xr_add(struct xrnic_dev *xn);
-void xrnic_xr_remove(struct xrnic_dev *xn);
-void xrnic_xr_free(struct xrnic_dev *xn);
-
-/* xrnic_verbs.c */
-extern const struct xr_device_ops xrnic_dev_ops;
 
 #endif /* XRNIC_H */

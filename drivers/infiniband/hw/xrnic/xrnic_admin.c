@@ -98,6 +98,7 @@ bool xrnic_is_dead(struct xrnic_dev *xn)
 {
 	return READ_ONCE(xn->admin.dead);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_is_dead, XRNIC);
 
 /**
  * xrnic_mark_dead - stop talking to a device that no longer answers

@@ -57,6 +57,7 @@ int xrnic_port_attrs(struct xrnic_dev *xn, struct xrnic_resp_query_port *resp)
 	mutex_unlock(&c->lock);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_port_attrs, XRNIC);
 
 /**
  * xrnic_port_changed - forget the kept QUERY_PORT answer
@@ -106,6 +107,7 @@ int xrnic_read_stats(struct xrnic_dev *xn, u64 *values)
 	mutex_unlock(&c->lock);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_read_stats, XRNIC);
 
 /* The device's counters by name: rdma statistic and ethtool -S. */
 const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
@@ -152,3 +154,4 @@ const char * const xrnic_counter_names[XRNIC_NUM_COUNTERS] = {
 	[XRNIC_CNT_RX_PAUSE] = "rx_pause",
 	[XRNIC_CNT_RX_PAUSE_DURATION] = "rx_pause_duration",
 };
+EXPORT_SYMBOL_NS_GPL(xrnic_counter_names, XRNIC);

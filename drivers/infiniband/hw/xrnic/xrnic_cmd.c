@@ -21,6 +21,7 @@ int xrnic_cmd_query_device(struct xrnic_dev *xn,
 		*resp = cqe.query_device;
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_query_device, XRNIC);
 
 /**
  * xrnic_cmd_query_port - read the state of one port
@@ -72,6 +73,7 @@ int xrnic_cmd_alloc_pd(struct xrnic_dev *xn, u32 *pdn)
 		*pdn = le32_to_cpu(cqe.pd.pdn);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_alloc_pd, XRNIC);
 
 /**
  * xrnic_cmd_dealloc_pd - free a protection domain
@@ -89,6 +91,7 @@ int xrnic_cmd_dealloc_pd(struct xrnic_dev *xn, u32 pdn)
 
 	return xrnic_exec(xn, &cmd);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_dealloc_pd, XRNIC);
 
 /**
  * xrnic_cmd_reg_mr - register a memory region
@@ -116,6 +119,7 @@ int xrnic_cmd_reg_mr(struct xrnic_dev *xn, const struct xrnic_cmd_reg_mr *reg,
 	}
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_reg_mr, XRNIC);
 
 /**
  * xrnic_cmd_dereg_mr - unregister a memory region
@@ -133,6 +137,7 @@ int xrnic_cmd_dereg_mr(struct xrnic_dev *xn, u32 lkey)
 
 	return xrnic_exec(xn, &cmd);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_dereg_mr, XRNIC);
 
 /**
  * xrnic_cmd_alloc_mw - allocate a memory window
@@ -158,6 +163,7 @@ int xrnic_cmd_alloc_mw(struct xrnic_dev *xn, u32 pdn, u8 type, u32 *rkey)
 		*rkey = le32_to_cpu(cqe.mw.rkey);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_alloc_mw, XRNIC);
 
 /**
  * xrnic_cmd_dealloc_mw - unbind and free a memory window
@@ -175,6 +181,7 @@ int xrnic_cmd_dealloc_mw(struct xrnic_dev *xn, u32 rkey)
 
 	return xrnic_exec(xn, &cmd);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_dealloc_mw, XRNIC);
 
 /**
  * xrnic_cmd_create_cq - create a completion queue
@@ -199,6 +206,7 @@ int xrnic_cmd_create_cq(struct xrnic_dev *xn,
 		*cqn = le32_to_cpu(cqe.cq.cqn);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_create_cq, XRNIC);
 
 /**
  * xrnic_cmd_create_eq - give a completion vector its event queue
@@ -252,6 +260,7 @@ int xrnic_cmd_destroy_cq(struct xrnic_dev *xn, u32 cqn)
 
 	return xrnic_exec(xn, &cmd);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_destroy_cq, XRNIC);
 
 /**
  * xrnic_cmd_create_qp - create a queue pair
@@ -276,6 +285,7 @@ int xrnic_cmd_create_qp(struct xrnic_dev *xn,
 		*qpn = le32_to_cpu(cqe.qp.qpn);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_create_qp, XRNIC);
 
 /**
  * xrnic_cmd_modify_qp - change QP attributes
@@ -293,6 +303,7 @@ int xrnic_cmd_modify_qp(struct xrnic_dev *xn, const struct xrnic_qp_attr *attr)
 
 	return xrnic_exec(xn, &cmd);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_modify_qp, XRNIC);
 
 /**
  * xrnic_cmd_query_qp - read QP attributes
@@ -317,6 +328,7 @@ int xrnic_cmd_query_qp(struct xrnic_dev *xn, u32 qpn,
 		*attr = cqe.qp_attr;
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_query_qp, XRNIC);
 
 /**
  * xrnic_cmd_destroy_qp - destroy a queue pair
@@ -334,6 +346,7 @@ int xrnic_cmd_destroy_qp(struct xrnic_dev *xn, u32 qpn)
 
 	return xrnic_exec(xn, &cmd);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_destroy_qp, XRNIC);
 
 /**
  * xrnic_cmd_create_srq - create a shared receive queue
@@ -358,6 +371,7 @@ int xrnic_cmd_create_srq(struct xrnic_dev *xn,
 		*srqn = le32_to_cpu(cqe.srq.srqn);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_create_srq, XRNIC);
 
 /**
  * xrnic_cmd_resize_srq - move a shared receive queue to a new ring
@@ -377,6 +391,7 @@ int xrnic_cmd_resize_srq(struct xrnic_dev *xn,
 
 	return xrnic_exec(xn, &cmd);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_resize_srq, XRNIC);
 
 /**
  * xrnic_cmd_srq - DESTROY_SRQ, MODIFY_SRQ or QUERY_SRQ
@@ -404,6 +419,7 @@ int xrnic_cmd_srq(struct xrnic_dev *xn, u8 opcode, u32 srqn, u32 limit,
 		*limit_out = le32_to_cpu(cqe.srq.limit);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_srq, XRNIC);
 
 /**
  * xrnic_cmd_mcast - ATTACH_MCAST or DETACH_MCAST
@@ -425,6 +441,7 @@ int xrnic_cmd_mcast(struct xrnic_dev *xn, u8 opcode, u32 qpn, const u8 *gid)
 	memcpy(cmd.mcast.gid, gid, sizeof(cmd.mcast.gid));
 	return xrnic_admin_exec(xn, &cmd, &cqe);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_mcast, XRNIC);
 
 /**
  * xrnic_cmd_query_stats - read the device's counters
@@ -499,6 +516,7 @@ int xrnic_cmd_set_gid(struct xrnic_dev *xn, u8 port, u8 index, const u8 *gid)
 		memcpy(cmd.set_gid.gid, gid, sizeof(cmd.set_gid.gid));
 	return xrnic_exec(xn, &cmd);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_cmd_set_gid, XRNIC);
 
 /**
  * xrnic_cmd_query_cc - read a congestion control parameter

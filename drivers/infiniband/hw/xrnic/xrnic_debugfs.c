@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs: /sys/kernel/debug/xrnic/<pci address>/resources shows the
- * objects the device itself holds for users (QUERY_RESOURCES, less the
- * driver's own GSI QP), so that tests can check that nothing leaks on the
- * device side.  cc_params/ holds a file per congestion control (DCQCN)
+ * objects the device itself holds for users (QUERY_RESOURCES, less what
+ * the RDMA function keeps for itself: its GSI QP), so that tests can check
+ * that nothing leaks on the device side.  cc_params/ holds a file per congestion control (DCQCN)
  * parameter, as mlx5's debugfs cc_params/ (its names; np_enable and
  * rp_enable are ours): reading asks the device (QUERY_CC), writing a
  * number sets it for every QP (SET_CC; EINVAL outside its range).
@@ -21,16 +21,15 @@ static int xrnic_resources_show(struct seq_file *s, void *unused)
 	int ret;
 
 	struct xrnic_dev *xn = s->private;
-	u32 own;
+	u64 own_pages = READ_ONCE(xn->own.mr_pages);
+	u32 own = READ_ONCE(xn->own.objs);
 
 	ret = xrnic_cmd_query_resources(xn, &r);
 	if (ret)
 		return ret;
-	/* The GSI QP's PD, MR, CQ and QP. */
-	own = xn->gsi.mem ? 1 : 0;
 	seq_printf(s, "pd %u\nmr %u\ncq %u\nqp %u\nmr_pages %llu\nsrq %u\nmw %u\n",
 		   le32_to_cpu(r.pds) - own, le32_to_cpu(r.mrs) - own, le32_to_cpu(r.cqs) - own,
-		   le32_to_cpu(r.qps) - own, le64_to_cpu(r.mr_pages) - own * xn->gsi.mr_pages,
+		   le32_to_cpu(r.qps) - own, le64_to_cpu(r.mr_pages) - own_pages,
 		   le32_to_cpu(r.srqs), le32_to_cpu(r.mws));
 	return 0;
 }

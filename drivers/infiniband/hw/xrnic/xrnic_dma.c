@@ -88,6 +88,7 @@ void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
 				    "out of memory: leaking %zu bytes the device may still use\n",
 				    size);
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_dma_free, XRNIC);
 
 /**
  * xrnic_dma_hold - keep memory the device may use until it completes a reset
@@ -98,7 +99,9 @@ void xrnic_dma_free(struct xrnic_dev *xn, void *cpu, dma_addr_t dma,
  *
  * While the device may still use memory it was given, takes @obj until the
  * device completes a reset (@ops->release), or for ever if it never does
- * (@ops->abandon); out of memory, abandons it now.
+ * (@ops->abandon); out of memory, abandons it now.  The RDMA function
+ * that holds memory this way abandons what is still held when it is
+ * unbound (xrnic_dma_abandon()), so that no @ops outlives its module.
  *
  * Return: true if @obj was taken; false if the device uses no memory it was
  * given, and @obj stays the caller's to free.
@@ -127,6 +130,7 @@ bool xrnic_dma_hold(struct xrnic_dev *xn, void *obj, const struct xrnic_held_ops
 	}
 	return true;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_dma_hold, XRNIC);
 
 /**
  * xrnic_dma_unsafe - the device may be using memory it was given
@@ -157,28 +161,33 @@ void xrnic_dma_quiesced(struct xrnic_dev *xn)
 	list_splice_init(&xn->held, &held);
 	mutex_unlock(&xn->held_lock);
 	list_for_each_entry_safe(h, tmp, &held, list) {
-		if (h->obj)
+		if (h->obj) {
 			h->ops->release(h->obj);
-		else
+		} else {
 			xrnic_dma_release(xn, h->cpu, h->dma, h->size,
 					  h->coherent);
+		}
 		kfree(h);
 	}
 }
 
 /**
  * xrnic_dma_abandon - the device never completed a reset: leak what it has
- * @xn: the device, being unbound
+ * @xn: the device
+ * @ops: leak only what xrnic_dma_hold() took with @ops (its RDMA function
+ *	is being unbound), or NULL: everything (the device is being unbound)
  *
  * Return: the bytes leaked.
  */
-size_t xrnic_dma_abandon(struct xrnic_dev *xn)
+size_t xrnic_dma_abandon(struct xrnic_dev *xn, const struct xrnic_held_ops *ops)
 {
 	struct xrnic_held_dma *h, *tmp;
 	size_t bytes = 0;
 
 	mutex_lock(&xn->held_lock);
 	list_for_each_entry_safe(h, tmp, &xn->held, list) {
+		if (ops && h->ops != ops)
+			continue;
 		if (h->obj) {
 			bytes += h->ops->bytes(h->obj);
 			/* Kept for ever: nobody else gets pages it may write. */
@@ -192,3 +201,4 @@ size_t xrnic_dma_abandon(struct xrnic_dev *xn)
 	mutex_unlock(&xn->held_lock);
 	return bytes;
 }
+EXPORT_SYMBOL_NS_GPL(xrnic_dma_abandon, XRNIC);

@@ -12,7 +12,6 @@
 static void xrnic_aenq_handle(struct xrnic_dev *xn,
 			      const struct xrnic_aenq_entry *e)
 {
-	const struct xrnic_rdma_events *rdma = READ_ONCE(xn->rdma);
 	u32 param = le32_to_cpu(e->param);
 
 	switch (le16_to_cpu(e->event)) {
@@ -28,8 +27,7 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 		else
 			dev_warn(&xn->pdev->dev, "port %u down\n", param);
 		xrnic_port_changed(xn);
-		if (rdma)
-			rdma->port(xn, param, le16_to_cpu(e->event) == XRNIC_EVENT_PORT_ACTIVE);
+		xrnic_rdma_port(xn, param, le16_to_cpu(e->event) == XRNIC_EVENT_PORT_ACTIVE);
 		xrnic_eth_link(xn, le16_to_cpu(e->event) ==
 			       XRNIC_EVENT_PORT_ACTIVE);
 		break;
@@ -43,8 +41,7 @@ static void xrnic_aenq_handle(struct xrnic_dev *xn,
 	case XRNIC_EVENT_QP_LAST_WQE:
 	case XRNIC_EVENT_SRQ_LIMIT:
 	case XRNIC_EVENT_CQ_ERR:
-		if (rdma)
-			rdma->async(xn, le16_to_cpu(e->event), param);
+		xrnic_rdma_async(xn, le16_to_cpu(e->event), param);
 		break;
 	default:
 		dev_warn_ratelimited(&xn->pdev->dev,
@@ -180,7 +177,6 @@ static irqreturn_t xrnic_ceq_irq(int irq, void *data)
 {
 	struct xrnic_ceq *eq = data;
 	struct xrnic_dev *xn = eq->xn;
-	const struct xrnic_rdma_events *rdma = READ_ONCE(xn->rdma);
 	struct xrnic_eqe *e;
 	u32 done, cqn;
 
@@ -192,8 +188,7 @@ static irqreturn_t xrnic_ceq_irq(int irq, void *data)
 			break;
 		cqn = le32_to_cpu(READ_ONCE(e->cqn));
 		eq->cc++;
-		if (rdma)
-			rdma->comp(xn, cqn);
+		xrnic_rdma_comp(xn, cqn);
 	}
 	WRITE_ONCE(xrnic_ceq_db(eq)->ci, cpu_to_le32(eq->cc));
 	return IRQ_HANDLED;

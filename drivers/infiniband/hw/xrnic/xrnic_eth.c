@@ -497,7 +497,6 @@ void xrnic_eth_link(struct xrnic_dev *xn, bool up)
  */
 int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu)
 {
-	const struct xrnic_rdma_events *rdma;
 	struct net_device *netdev;
 	struct xrnic_eth *eth;
 	int ret;
@@ -532,10 +531,6 @@ int xrnic_eth_register(struct xrnic_dev *xn, u16 vector, u16 max_mtu)
 	ret = register_netdev(netdev);
 	if (ret)
 		goto err_free_irq;
-	/* The port's GIDs follow the netdev's addresses. */
-	rdma = READ_ONCE(xn->rdma);
-	if (rdma)
-		rdma->netdev(xn, netdev);
 	mutex_lock(&xn->link_lock);
 	WRITE_ONCE(xn->netdev, netdev);
 	if (xn->link_up)
@@ -560,16 +555,12 @@ err_free_netdev:
  */
 void xrnic_eth_unregister(struct xrnic_dev *xn)
 {
-	const struct xrnic_rdma_events *rdma;
 	struct net_device *netdev = xn->netdev;
 	struct xrnic_eth *eth;
 
 	if (!netdev)
 		return;
 	eth = netdev_priv(netdev);
-	rdma = READ_ONCE(xn->rdma);
-	if (rdma)
-		rdma->netdev(xn, NULL);
 	unregister_netdev(netdev);
 	/* Closed: the TX watchdog is stopped and schedules no more. */
 	cancel_work_sync(&eth->stall_work);

@@ -15,7 +15,7 @@
 #include <linux/etherdevice.h>
 #include <net/ipv6.h>
 
-#include "xrnic.h"
+#include "xrnic_xr.h"
 
 /*
  * Receive buffers are many (the CM of a busy port, or a flood of REQs, must
@@ -112,9 +112,9 @@ static void xrnic_gsi_grh(const u8 *grh, bool ipv4, struct xr_gsi_wc *wc)
 	}
 }
 
-static void xrnic_gsi_recv_done(struct xrnic_dev *xn, const struct xrnic_cqe *c)
+static void xrnic_gsi_recv_done(struct xrnic_xr *xr, const struct xrnic_cqe *c)
 {
-	struct xrnic_gsi *g = &xn->gsi;
+	struct xrnic_gsi *g = &xr->gsi;
 	u32 slot = le64_to_cpu(c->wr_id) & (XRNIC_GSI_RQ_DEPTH - 1);
 	u8 *buf = xrnic_gsi_at(g, XRNIC_GSI_RBUF_AT(slot));
 	u32 len = le32_to_cpu(c->byte_len);
@@ -123,7 +123,7 @@ static void xrnic_gsi_recv_done(struct xrnic_dev *xn, const struct xrnic_cqe *c)
 	if (c->status == XRNIC_WC_SUCCESS && (c->flags & XRNIC_CQE_GRH) &&
 	    len >= XRNIC_GRH_LEN && len <= XRNIC_GSI_RBUF) {
 		xrnic_gsi_grh(buf, c->flags & XRNIC_CQE_GRH_IPV4, &wc);
-		xr_gsi_recv(&xn->xr->xdev, 1, &wc, buf + XRNIC_GRH_LEN, len - XRNIC_GRH_LEN);
+		xr_gsi_recv(&xr->xdev, 1, &wc, buf + XRNIC_GRH_LEN, len - XRNIC_GRH_LEN);
 	}
 	xrnic_gsi_post_recv(g, slot);
 }
@@ -131,8 +131,8 @@ static void xrnic_gsi_recv_done(struct xrnic_dev *xn, const struct xrnic_cqe *c)
 /* Drain the CQ, then arm it and look once more (an entry may have slipped in). */
 static void xrnic_gsi_work(struct work_struct *work)
 {
-	struct xrnic_dev *xn = container_of(work, struct xrnic_dev, gsi.work);
-	struct xrnic_gsi *g = &xn->gsi;
+	struct xrnic_xr *xr = container_of(work, struct xrnic_xr, gsi.work);
+	struct xrnic_gsi *g = &xr->gsi;
 	void *cq = xrnic_gsi_at(g, XRNIC_GSI_CQ * PAGE_SIZE);
 	struct xrnic_cqe *e, c;
 	bool posted = false;
@@ -147,7 +147,7 @@ static void xrnic_gsi_work(struct work_struct *work)
 			g->cq_ci++;
 			/* Sends complete in order; their slots free themselves. */
 			if (c.flags & XRNIC_CQE_RECV) {
-				xrnic_gsi_recv_done(xn, &c);
+				xrnic_gsi_recv_done(xr, &c);
 				posted = true;
 			}
 		}
@@ -158,21 +158,21 @@ static void xrnic_gsi_work(struct work_struct *work)
 		mb();	/* the arm before the second look; the device's side is alike */
 	}
 	if (posted)
-		xrnic_gsi_ring(xn);
+		xrnic_gsi_ring(xr->xn);
 }
 
 /**
  * xrnic_gsi_event - a completion event of the GSI QP's CQ
- * @xn: the device
+ * @xr: the RDMA function
  * @cqn: the CQ the event names
  *
  * Return: true if @cqn is the GSI QP's (its work is scheduled).
  */
-bool xrnic_gsi_event(struct xrnic_dev *xn, u32 cqn)
+bool xrnic_gsi_event(struct xrnic_xr *xr, u32 cqn)
 {
-	if (!READ_ONCE(xn->gsi.ready) || cqn != xn->gsi.cqn)
+	if (!READ_ONCE(xr->gsi.ready) || cqn != xr->gsi.cqn)
 		return false;
-	schedule_work(&xn->gsi.work);
+	schedule_work(&xr->gsi.work);
 	return true;
 }
 
@@ -190,8 +190,9 @@ bool xrnic_gsi_event(struct xrnic_dev *xn, u32 cqn)
 int xrnic_gsi_send(struct xr_device *xdev, u32 port, const struct xr_gsi_ah *ah,
 		   const void *mad, size_t len)
 {
-	struct xrnic_dev *xn = to_xrnic(xdev);
-	struct xrnic_gsi *g = &xn->gsi;
+	struct xrnic_xr *xr = to_xr(xdev);
+	struct xrnic_dev *xn = xr->xn;
+	struct xrnic_gsi *g = &xr->gsi;
 	struct xrnic_sqe *w;
 	u32 slot, ci;
 	int ret = 0;
@@ -234,10 +235,10 @@ out:
 	return ret;
 }
 
-static int xrnic_gsi_modify(struct xrnic_dev *xn, u32 mask, u8 state)
+static int xrnic_gsi_modify(struct xrnic_xr *xr, u32 mask, u8 state)
 {
 	struct xrnic_qp_attr a = {
-		.qpn = cpu_to_le32(xn->gsi.qpn),
+		.qpn = cpu_to_le32(xr->gsi.qpn),
 		.attr_mask = cpu_to_le32(mask | XRNIC_QP_STATE),
 		.state = state,
 	};
@@ -246,13 +247,14 @@ static int xrnic_gsi_modify(struct xrnic_dev *xn, u32 mask, u8 state)
 		a.port_num = 1;
 	if (mask & XRNIC_QP_QKEY)
 		a.qkey = cpu_to_le32(XRNIC_GSI_QKEY);
-	return xrnic_cmd_modify_qp(xn, &a);
+	return xrnic_cmd_modify_qp(xr->xn, &a);
 }
 
 /* The MR over the buffers, its page list in the allocation's PBL chunk. */
-static int xrnic_gsi_reg_mr(struct xrnic_dev *xn)
+static int xrnic_gsi_reg_mr(struct xrnic_xr *xr)
 {
-	struct xrnic_gsi *g = &xn->gsi;
+	struct xrnic_dev *xn = xr->xn;
+	struct xrnic_gsi *g = &xr->gsi;
 	__le64 *pbl = xrnic_gsi_at(g, XRNIC_GSI_PBL * PAGE_SIZE);
 	struct xrnic_cmd_reg_mr reg = {
 		.pdn = cpu_to_le32(g->pdn),
@@ -273,9 +275,10 @@ static int xrnic_gsi_reg_mr(struct xrnic_dev *xn)
 	return xrnic_cmd_reg_mr(xn, &reg, &g->lkey, &rkey);
 }
 
-static int xrnic_gsi_create_queues(struct xrnic_dev *xn)
+static int xrnic_gsi_create_queues(struct xrnic_xr *xr)
 {
-	struct xrnic_gsi *g = &xn->gsi;
+	struct xrnic_dev *xn = xr->xn;
+	struct xrnic_gsi *g = &xr->gsi;
 	struct xrnic_cmd_create_cq cq = {
 		.ring_addr = cpu_to_le64(xrnic_gsi_dma(g, XRNIC_GSI_CQ * PAGE_SIZE)),
 		.depth = cpu_to_le32(XRNIC_GSI_CQ_DEPTH),
@@ -303,12 +306,12 @@ static int xrnic_gsi_create_queues(struct xrnic_dev *xn)
 	ret = xrnic_cmd_create_qp(xn, &qp, &g->qpn);
 	if (ret)
 		goto err_destroy_cq;
-	ret = xrnic_gsi_modify(xn, XRNIC_QP_PKEY_INDEX | XRNIC_QP_PORT | XRNIC_QP_QKEY,
+	ret = xrnic_gsi_modify(xr, XRNIC_QP_PKEY_INDEX | XRNIC_QP_PORT | XRNIC_QP_QKEY,
 			       XRNIC_QPS_INIT);
 	if (!ret)
-		ret = xrnic_gsi_modify(xn, 0, XRNIC_QPS_RTR);
+		ret = xrnic_gsi_modify(xr, 0, XRNIC_QPS_RTR);
 	if (!ret)
-		ret = xrnic_gsi_modify(xn, XRNIC_QP_SQ_PSN, XRNIC_QPS_RTS);
+		ret = xrnic_gsi_modify(xr, XRNIC_QP_SQ_PSN, XRNIC_QPS_RTS);
 	if (ret)
 		goto err_destroy_qp;
 	return 0;
@@ -322,15 +325,16 @@ err_destroy_cq:
 
 /**
  * xrnic_gsi_init - create the port's GSI QP and post its receive buffers
- * @xn: the device, with its completion event queues
+ * @xr: the RDMA function, with its completion event queues
  *
  * A device without a completion vector has no GSI QP (no RDMA CM).
  *
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
-int xrnic_gsi_init(struct xrnic_dev *xn)
+int xrnic_gsi_init(struct xrnic_xr *xr)
 {
-	struct xrnic_gsi *g = &xn->gsi;
+	struct xrnic_dev *xn = xr->xn;
+	struct xrnic_gsi *g = &xr->gsi;
 	int ret;
 	u32 i;
 
@@ -344,14 +348,16 @@ int xrnic_gsi_init(struct xrnic_dev *xn)
 	ret = xrnic_cmd_alloc_pd(xn, &g->pdn);
 	if (ret)
 		goto err_free;
-	ret = xrnic_gsi_reg_mr(xn);
+	ret = xrnic_gsi_reg_mr(xr);
 	if (ret)
 		goto err_dealloc_pd;
-	ret = xrnic_gsi_create_queues(xn);
+	ret = xrnic_gsi_create_queues(xr);
 	if (ret)
 		goto err_dereg_mr;
 	for (i = 0; i < XRNIC_GSI_RQ_DEPTH; i++)
 		xrnic_gsi_post_recv(g, i);
+	WRITE_ONCE(xn->own.objs, 1);
+	WRITE_ONCE(xn->own.mr_pages, g->mr_pages);
 	WRITE_ONCE(g->ready, true);
 	/* Arms the CQ. */
 	schedule_work(&g->work);
@@ -371,11 +377,12 @@ err_free:
 
 /**
  * xrnic_gsi_destroy - destroy the GSI QP
- * @xn: the device, unregistered (the core sends nothing any more)
+ * @xr: the RDMA function, unregistered (the core sends nothing any more)
  */
-void xrnic_gsi_destroy(struct xrnic_dev *xn)
+void xrnic_gsi_destroy(struct xrnic_xr *xr)
 {
-	struct xrnic_gsi *g = &xn->gsi;
+	struct xrnic_dev *xn = xr->xn;
+	struct xrnic_gsi *g = &xr->gsi;
 
 	if (!g->mem)
 		return;
@@ -395,4 +402,6 @@ void xrnic_gsi_destroy(struct xrnic_dev *xn)
 	xrnic_cmd_dealloc_pd(xn, g->pdn);
 	xrnic_dma_free(xn, g->mem, g->dma, XRNIC_GSI_SIZE, true);
 	g->mem = NULL;
+	WRITE_ONCE(xn->own.objs, 0);
+	WRITE_ONCE(xn->own.mr_pages, 0);
 }

@@ -2,8 +2,8 @@
 /*
  * PCI probe and remove for the XRNIC: claim only functions that carry the
  * XRNIC signature, reset the device, hand it the admin rings, switch the
- * admin queue to interrupts, add the RDMA function (xrnic_xr.c, on
- * xrdma_core) and register the Ethernet function.
+ * admin queue to interrupts, register the Ethernet function and add the
+ * RDMA function's auxiliary device (xrnic_aux.c).
  */
 #include <linux/iopoll.h>
 #include <linux/module.h>
@@ -147,12 +147,10 @@ static void xrnic_read_identity(struct xrnic_dev *xn)
 static void xrnic_fatal_work(struct work_struct *work)
 {
 	struct xrnic_dev *xn = container_of(work, struct xrnic_dev, fatal_work);
-	const struct xrnic_rdma_events *rdma = READ_ONCE(xn->rdma);
 
 	xrnic_eth_link(xn, false);
 	xrnic_quiesce(xn);
-	if (rdma)
-		rdma->fatal(xn);
+	xrnic_rdma_fatal(xn);
 }
 
 /*
@@ -169,7 +167,7 @@ static void xrnic_stop_device(struct xrnic_dev *xn)
 	xrnic_quiesce(xn);
 	xrnic_aenq_destroy(xn);
 	xrnic_admin_destroy(xn);
-	leaked = xrnic_dma_abandon(xn);
+	leaked = xrnic_dma_abandon(xn, NULL);
 	if (leaked)
 		dev_err(&xn->pdev->dev,
 			"device did not complete a reset: leaking %zu bytes of memory it may still use\n",
@@ -211,11 +209,14 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&xn->link_lock);
 	mutex_init(&xn->cache.lock);
 	INIT_LIST_HEAD(&xn->held);
+	ret = init_srcu_struct(&xn->rdma_srcu);
+	if (ret)
+		goto err_free;
 	pci_set_drvdata(pdev, xn);
 
 	ret = pci_enable_device_mem(pdev);
 	if (ret)
-		goto err_dealloc;
+		goto err_cleanup_srcu;
 	ret = pci_request_regions(pdev, XRNIC_DRV_NAME);
 	if (ret)
 		goto err_disable_device;
@@ -286,15 +287,15 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	xrnic_find_db_page(xn);
 
 	xrnic_read_identity(xn);
-	ret = xrnic_xr_add(xn);
-	if (ret)
-		goto err_clock_destroy;
 	ret = xrnic_cmd_query_port(xn, 1, &port);
 	if (!ret)
 		ret = xrnic_eth_register(xn, xn->eth_vector,
 					 le16_to_cpu(port.eth_max_mtu));
 	if (ret)
-		goto err_unregister;
+		goto err_clock_destroy;
+	ret = xrnic_aux_add(xn);
+	if (ret)
+		goto err_eth_unregister;
 	xrnic_debugfs_add(xn);
 	dev_info(&pdev->dev,
 		 "XRNIC interface %u.%u, MAC %pM, %d MSI-X vectors, admin queue in interrupt mode, Ethernet function %s\n",
@@ -303,8 +304,8 @@ static int xrnic_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		 xn->mac, xn->num_vectors, xn->netdev->name);
 	return 0;
 
-err_unregister:
-	xrnic_xr_remove(xn);
+err_eth_unregister:
+	xrnic_eth_unregister(xn);
 err_clock_destroy:
 	xrnic_clock_destroy(xn);
 err_ceqs_destroy:
@@ -328,8 +329,9 @@ err_release_regions:
 	pci_release_regions(pdev);
 err_disable_device:
 	pci_disable_device(pdev);
-err_dealloc:
-	xrnic_xr_free(xn);
+err_cleanup_srcu:
+	cleanup_srcu_struct(&xn->rdma_srcu);
+err_free:
 	kfree(xn);
 	return ret;
 }
@@ -338,10 +340,10 @@ static void xrnic_remove(struct pci_dev *pdev)
 {
 	struct xrnic_dev *xn = pci_get_drvdata(pdev);
 
+	/* Unbinds the RDMA function, which destroys every object it made. */
+	xrnic_aux_delete(xn);
 	xrnic_debugfs_remove(xn);
 	xrnic_eth_unregister(xn);
-	/* Destroys every user object; a command may time out meanwhile. */
-	xrnic_xr_remove(xn);
 	xrnic_clock_destroy(xn);
 	xrnic_ceqs_destroy(xn);
 	xrnic_admin_set_irq_mode(xn, false);
@@ -353,7 +355,7 @@ static void xrnic_remove(struct pci_dev *pdev)
 	pci_iounmap(pdev, xn->regs);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
-	xrnic_xr_free(xn);
+	cleanup_srcu_struct(&xn->rdma_srcu);
 	kfree(xn);
 }
 

@@ -6,7 +6,7 @@
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/xrnic-abi.h>
 
-#include "xrnic.h"
+#include "xrnic_xr.h"
 
 /* The device's encodings are the verbs values the core passes (xr_core.h). */
 #define XRNIC_SAME(hw, verbs)	static_assert((int)(hw) == (int)(verbs))
@@ -154,7 +154,8 @@ static size_t xrnic_umem_bytes(void *umem)
 	return ((struct xr_umem *)umem)->npages << PAGE_SHIFT;
 }
 
-static const struct xrnic_held_ops xrnic_umem_held = {
+/* How an MR's pinned pages that the device may still use are held. */
+const struct xrnic_held_ops xrnic_umem_held = {
 	.release = xrnic_umem_release,
 	.abandon = xrnic_umem_abandon,
 	.bytes = xrnic_umem_bytes,

@@ -1239,7 +1239,7 @@ TEST_F(cm, unloading_the_driver_tells_its_ids_and_does_not_wait_for_them)
 
 	ASSERT_EQ(0, rdma_create_id(self->ch, &id, NULL, RDMA_PS_TCP));
 	ASSERT_EQ(0, rdma_bind_addr(id, (struct sockaddr *)&self->me));
-	ASSERT_EQ(0, xt_run("modprobe -r xrnic"));
+	ASSERT_EQ(0, xt_run("rmmod xrnic_xrdma xrnic"));
 	EXPECT_EQ(RDMA_CM_EVENT_DEVICE_REMOVAL, next_event(self->ch, 10000, NULL, NULL));
 	EXPECT_EQ(0, rdma_destroy_id(id));
 	ASSERT_EQ(0, xt_run("modprobe xrnic"));

@@ -56,7 +56,7 @@ result() { # name command...
 no_leaks() {
 	# Unloaded (the last test already did), so that nothing of ours is
 	# referenced any more.
-	modprobe -r -q xrnic xrdma_core 2>/dev/null
+	modprobe -r -q xrnic_xrdma xrnic xrdma_core 2>/dev/null
 	! grep -q "^xrdma_core " /proc/modules || return 1
 	# Objects younger than 5 s are never reported; two scans settle it.
 	sleep 6

@@ -256,7 +256,7 @@ TEST(removal_zaps_moved_and_split_mappings)
 	ASSERT_EQ(0, xt_touch(ring));
 	ASSERT_EQ(0, xt_touch(moved));
 
-	ASSERT_EQ(0, xt_run("modprobe -r xrnic"));
+	ASSERT_EQ(0, xt_run("rmmod xrnic_xrdma xrnic"));
 	EXPECT_EQ(SIGBUS, xt_touch(ring));
 	EXPECT_EQ(SIGBUS, xt_touch(moved));
 	EXPECT_EQ(SIGBUS, xt_touch(moved + page));

@@ -126,7 +126,7 @@ TEST(unbind_while_the_device_hangs)
 	printf("XRDMA-HOST: stop-device\n");
 	fflush(stdout);
 	sleep(3);	/* ordering only: the runner acts within milliseconds */
-	EXPECT_EQ(0, xt_run("modprobe -r xrnic"));
+	EXPECT_EQ(0, xt_run("rmmod xrnic_xrdma xrnic"));
 	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV));
 	EXPECT_TRUE(xt_dmesg_contains("device marked dead"));
 	EXPECT_TRUE(xt_dmesg_contains("did not complete a reset"));
@@ -138,7 +138,7 @@ TEST(unbind_while_the_device_hangs)
 	for (i = 0; i < 10 && !xt_exists(XRDMA_SYS_DEV); i++) {
 		if (i)
 			sleep(1);
-		xt_run("modprobe -r xrnic; modprobe xrnic");
+		xt_run("rmmod xrnic_xrdma xrnic; modprobe xrnic");
 	}
 	ASSERT_TRUE(xt_exists(XRDMA_SYS_DEV));
 	ASSERT_EQ(0, xt_write_file(TIMEOUT_PARAM, old));

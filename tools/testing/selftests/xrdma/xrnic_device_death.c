@@ -114,7 +114,7 @@ TEST(driver_and_users_survive_device_death)
 	EXPECT_EQ(-EIO, xv_open_context(NULL));
 
 	/* The driver goes while the file is open; the core once it is closed. */
-	EXPECT_EQ(0, xt_run("modprobe -r xrnic"));
+	EXPECT_EQ(0, xt_run("rmmod xrnic_xrdma xrnic"));
 	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV));
 	/* It leaks the page for good, and says so. */
 	EXPECT_TRUE(xt_dmesg_contains("leaking"));
@@ -158,7 +158,7 @@ TEST(device_killed_during_driver_removal)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		_exit(xt_run("modprobe -r xrnic") ? 1 : 0);
+		_exit(xt_run("rmmod xrnic_xrdma xrnic") ? 1 : 0);
 	printf("XRDMA-HOST: kill-device\n");
 	fflush(stdout);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
