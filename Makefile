@@ -81,6 +81,7 @@ install-modules: modules install-modprobe
 	install -D -m 0644 drivers/infiniband/core/xrdma_core.ko $(MODDIR)/xrdma_core.ko
 	install -D -m 0644 drivers/infiniband/hw/xrnic/xrnic.ko $(MODDIR)/xrnic.ko
 	install -D -m 0644 drivers/infiniband/hw/xrnic/xrnic_xrdma.ko $(MODDIR)/xrnic_xrdma.ko
+	install -D -m 0644 drivers/infiniband/hw/xrnic/xrnic_ib.ko $(MODDIR)/xrnic_ib.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 install-provider: provider
@@ -99,7 +100,7 @@ install-modprobe:
 	install -D -m 0644 scripts/xrdma-modprobe.conf $(MODPROBE_CONF)
 
 uninstall:
-	rm -f $(MODDIR)/xrdma_core.ko $(MODDIR)/xrnic.ko $(MODDIR)/xrnic_xrdma.ko $(MODPROBE_CONF) $(PROVIDER) \
+	rm -f $(MODDIR)/xrdma_core.ko $(MODDIR)/xrnic.ko $(MODDIR)/xrnic_xrdma.ko $(MODDIR)/xrnic_ib.ko $(MODPROBE_CONF) $(PROVIDER) \
 		$(DRIVER_FILE) $(EMU_FILES)
 	-rmdir $(MODDIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))

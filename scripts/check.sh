@@ -137,6 +137,12 @@ layer ethernet scripts/xrdma-vm run --vms 3 --virtio-net 3 \
 pair=(--add scripts/tests/rdma-pair.sh:/rdma-pair.sh
 	--add tools/testing/selftests/xrdma/build:/selftests)
 layer roce scripts/xrdma-vm run --vms 2 "${pair[@]}" scripts/tests/roce-guest.sh
+# The XRNIC's RDMA function on Linux's ib_core (xrnic_ib.ko): the device
+# and port through Debian's ib_uverbs and the provider, the GID table,
+# Debian's pingpongs and perftest between two such guests, unbinding under
+# an open context and binding again.
+layer linux-core scripts/xrdma-vm run --core linux --vms 2 "${pair[@]}" \
+	scripts/tests/linux-core-guest.sh
 # Incast: three XRNIC guests write into a fourth at once (4 QPs each); the
 # switch marks their queues CE, the receiver sends CNPs, the senders slow
 # down (DCQCN) and every flow completes; then again with the senders'
@@ -204,9 +210,13 @@ if [ "$fail" -eq "$failed_before" ]; then
 		--module "$ddir/modroot/lib/modules/$drel/kernel/drivers/infiniband/core/ib_core.ko" \
 		--add tools/testing/selftests/xrdma/build:/selftests \
 		tools/testing/selftests/xrdma/run_vm_tests.sh
+	# The RDMA function on Linux's ib_core under KASAN, lockdep and
+	# kmemleak (the debug kernel's own ib_core and ib_uverbs).
+	layer linux-core-debug scripts/xrdma-vm run --debug-kernel --core linux --vms 2 \
+		"${pair[@]}" scripts/tests/linux-core-guest.sh
 fi
 # A kernel WARNING during the tests is a bug even when every test passed.
-for log in kselftests-vm kselftests-debug-vm; do
+for log in kselftests-vm kselftests-debug-vm linux-core linux-core-debug; do
 	if grep -qs "kernel WARNING" "$logdir/$log.log"; then
 		echo "not ok - kernel WARNING on a guest console (see $log above)" |
 			tee -a "$logdir/failed.txt"

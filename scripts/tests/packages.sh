@@ -65,7 +65,7 @@ ok=1
 mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub \
 	dkms build -m xrdma -v "$version" -k "$kver" --sourcetree "$tmp/dkms-root/usr/src" \
 	--dkmstree "$tmp/dkms" >"$tmp/dkms.log" 2>&1 || ok=0
-for m in xrdma_core xrnic xrnic_xrdma; do
+for m in xrdma_core xrnic xrnic_xrdma xrnic_ib; do
 	ko=$(find "$tmp/dkms/xrdma/$version/$kver" -name "$m.ko*" 2>/dev/null | head -1)
 	if [ -z "$ko" ] || [ "$(modinfo -F version "$ko")" != "$version" ] ||
 	   [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" != "$kver" ]; then
@@ -130,6 +130,7 @@ stage=$tmp/stage
 if make -s install DESTDIR="$stage" PREFIX=/usr >"$tmp/install.log" 2>&1 &&
    [ -f "$stage/lib/modules/$kver/updates/xrdma/xrnic.ko" ] &&
    [ -f "$stage/lib/modules/$kver/updates/xrdma/xrnic_xrdma.ko" ] &&
+   [ -f "$stage/lib/modules/$kver/updates/xrdma/xrnic_ib.ko" ] &&
    [ -f "$stage/usr/lib/$multiarch/libibverbs/libxrnic-rdmav34.so" ] &&
    [ -f "$stage/usr/bin/xrnic-emu" ] && [ -f "$stage/etc/modprobe.d/xrdma.conf" ] &&
    make -s uninstall DESTDIR="$stage" PREFIX=/usr >>"$tmp/install.log" 2>&1 &&

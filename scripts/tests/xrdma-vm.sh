@@ -36,7 +36,7 @@ run_script() {
 	rm -f "$script"
 }
 
-echo "1..48"
+echo "1..49"
 expect_usage_error "missing command" --
 expect_usage_error "unknown command '--bogus'" -- --bogus
 expect_usage_error "needs exactly one SCRIPT" -- run
@@ -56,6 +56,7 @@ expect_usage_error "--virtio-net: 'x'" -- run --virtio-net x /etc/hostname
 expect_usage_error "--virtio-net/--rxe: there is no guest 3" -- \
 	run --vms 2 --virtio-net 3 /etc/hostname
 expect_usage_error "--rxe: '0'" -- run --vms 2 --rxe 0 /etc/hostname
+expect_usage_error "--core: 'ib' is not xrdma or linux" -- run --core ib /etc/hostname
 expect_usage_error "--pcap: '/nonexistent'" -- run --pcap /nonexistent /etc/hostname
 pcapdir=$(mktemp -d)
 touch "$pcapdir/guest1.pcap"

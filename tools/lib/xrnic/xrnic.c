@@ -5,6 +5,7 @@
  * through libibverbs' ibv_cmd_* calls; the data path is in datapath.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -53,8 +54,18 @@ static int xrnic_query_device_ex(struct ibv_context *ctx,
 {
 	struct ib_uverbs_ex_query_device_resp resp;
 	size_t resp_size = sizeof(resp);
+	uint64_t fw;
+	int ret;
 
-	return ibv_cmd_query_device_any(ctx, input, attr, attr_size, &resp, &resp_size);
+	ret = ibv_cmd_query_device_any(ctx, input, attr, attr_size, &resp, &resp_size);
+	if (ret)
+		return ret;
+	/* The kernel answers "major.minor.sub" as major << 32 | minor << 16 | sub. */
+	fw = resp.base.fw_ver;
+	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver), "%u.%u.%u",
+		 (unsigned int)(fw >> 32 & 0xffff), (unsigned int)(fw >> 16 & 0xffff),
+		 (unsigned int)(fw & 0xffff));
+	return 0;
 }
 
 static int xrnic_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *attr)
@@ -189,7 +200,8 @@ static struct xrnic_cq *xrnic_cq_alloc(struct ibv_context *ctx, int cqe,
 		goto err_destroy;
 	cq->cqes = (struct xrnic_cqe *)cq->map.buf;
 	cq->db = (struct xrnic_cq_db *)(cq->map.buf + resp.drv.db_offset);
-	cq->depth = resp.ibv.cqe;
+	/* As libibverbs read the answer (ioctl or write): the granted depth. */
+	cq->depth = cq->vcq.cq.cqe;
 	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
 	return cq;
 
@@ -332,12 +344,15 @@ static struct ibv_qp *xrnic_create_qp_ex(struct ibv_context *ibctx,
 	if (ret)
 		goto err_destroy;
 	qp->db = (struct xrnic_qp_db *)(qp->sq_map.buf + resp.drv.db_offset);
-	/* The granted sizes, as the kernel answered them. */
-	xrnic_wq_init(&qp->sq, qp->sq_map.buf, resp.ibv.max_send_wr, resp.ibv.max_send_sge,
+	/*
+	 * The granted sizes, as libibverbs read the answer: Linux's uverbs
+	 * answers them in ioctl attributes, not in the write command's body.
+	 */
+	xrnic_wq_init(&qp->sq, qp->sq_map.buf, core.cap.max_send_wr, core.cap.max_send_sge,
 		      &qp->db->sq_pi, &qp->db->sq_ci);
-	xrnic_wq_init(&qp->rq, qp->rq_map.buf, resp.ibv.max_recv_wr, resp.ibv.max_recv_sge,
+	xrnic_wq_init(&qp->rq, qp->rq_map.buf, core.cap.max_recv_wr, core.cap.max_recv_sge,
 		      &qp->db->rq_pi, &qp->db->rq_ci);
-	qp->max_inline = resp.ibv.max_inline_data;
+	qp->max_inline = core.cap.max_inline_data;
 	qp->sq_sig_all = attr->sq_sig_all;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 		xrnic_qp_ex_init(qp);
@@ -431,8 +446,9 @@ static struct ibv_srq *xrnic_create_srq(struct ibv_pd *pd, struct ibv_srq_init_a
 	if (ret)
 		goto err_destroy;
 	db = (struct xrnic_srq_db *)(srq->map.buf + resp.drv.db_offset);
-	/* The granted sizes, as the kernel answered them (and ibv_cmd_create_srq() tells). */
-	xrnic_wq_init(&srq->wq, srq->map.buf, resp.ibv.max_wr, resp.ibv.max_sge, &db->pi, &db->ci);
+	/* The granted sizes, as ibv_cmd_create_srq() read them (ioctl or write). */
+	xrnic_wq_init(&srq->wq, srq->map.buf, attr->attr.max_wr, attr->attr.max_sge, &db->pi,
+		      &db->ci);
 	return &srq->ibv_srq;
 
 err_destroy:

@@ -140,7 +140,8 @@ struct xrnic_own {
 
 /**
  * struct xrnic_adev - the RDMA function's auxiliary device
- * @adev: "xrnic.rdma.<id>" on the auxiliary bus (xrnic_aux.c)
+ * @adev: "xrnic.rdma.<id>" (xrdma_core) or "xrnic.ib.<id>" (Linux's
+ *	ib_core) on the auxiliary bus (xrnic_aux.c)
  * @xn: its PCI function, which deletes @adev before it goes
  */
 struct xrnic_adev {
@@ -337,6 +338,8 @@ int xrnic_cmd_alloc_pd(struct xrnic_dev *xn, u32 *pdn);
 int xrnic_cmd_dealloc_pd(struct xrnic_dev *xn, u32 pdn);
 int xrnic_cmd_reg_mr(struct xrnic_dev *xn, const struct xrnic_cmd_reg_mr *reg,
 		     u32 *lkey, u32 *rkey);
+int xrnic_reg_mr_pages(struct xrnic_dev *xn, struct xrnic_cmd_reg_mr *reg,
+		       const dma_addr_t *pages, unsigned long npages, u32 *lkey, u32 *rkey);
 int xrnic_cmd_dereg_mr(struct xrnic_dev *xn, u32 lkey);
 int xrnic_cmd_create_cq(struct xrnic_dev *xn,
 			const struct xrnic_cmd_create_cq *create, u32 *cqn);
@@ -381,6 +384,7 @@ int xrnic_clock_init(struct xrnic_dev *xn);
 void xrnic_clock_destroy(struct xrnic_dev *xn);
 
 /* xrnic_aux.c */
+int xrnic_aux_check(void);
 int xrnic_aux_add(struct xrnic_dev *xn);
 void xrnic_aux_delete(struct xrnic_dev *xn);
 void xrnic_rdma_attach(struct xrnic_dev *xn, struct xrnic_rdma *rdma);

@@ -3,9 +3,11 @@
  * The RDMA function as an auxiliary device, the shape mlx5_core, ice and
  * bnxt_en give theirs: once the device runs and its Ethernet function is
  * registered, the PCI function adds "xrnic.rdma.<id>" to the auxiliary
- * bus, and it deletes it before anything else at remove.  The driver that
- * binds the device (xrnic_xrdma.ko, on xrdma_core) attaches to hear the
- * device's events; detaching waits until no handler runs (SRCU, since the
+ * bus, or "xrnic.ib.<id>" when the rdma_core parameter is "linux", and it
+ * deletes it before anything else at remove.  The driver that binds the
+ * device (xrnic_xrdma.ko on xrdma_core, xrnic_ib.ko on Linux's ib_core;
+ * udev loads it by the device's modalias) attaches to hear the device's
+ * events; detaching waits until no handler runs (SRCU, since the
  * handlers sleep).  The device core binds and unbinds a device under its
  * lock, so at most one driver is attached at a time.
  */
@@ -16,6 +18,34 @@
 #include "xrnic.h"
 
 static DEFINE_IDA(xrnic_aux_ida);
+
+static char *rdma_core = "xrdma";
+module_param(rdma_core, charp, 0444);
+MODULE_PARM_DESC(rdma_core,
+		 "the RDMA core the RDMA function is for: xrdma (xrdma_core, the default) or linux (Linux's ib_core)");
+
+/* The auxiliary device's name for rdma_core, or NULL for an unknown one. */
+static const char *xrnic_aux_name(void)
+{
+	if (!strcmp(rdma_core, "xrdma"))
+		return "rdma";
+	if (!strcmp(rdma_core, "linux"))
+		return "ib";
+	return NULL;
+}
+
+/**
+ * xrnic_aux_check - refuse an unknown rdma_core parameter
+ *
+ * Return: 0 or -EINVAL.
+ */
+int xrnic_aux_check(void)
+{
+	if (xrnic_aux_name())
+		return 0;
+	pr_err("xrnic: rdma_core=%s: not xrdma or linux\n", rdma_core);
+	return -EINVAL;
+}
 
 static void xrnic_aux_release(struct device *dev)
 {
@@ -45,7 +75,7 @@ int xrnic_aux_add(struct xrnic_dev *xn)
 		return ret;
 	}
 	xa->xn = xn;
-	xa->adev.name = "rdma";
+	xa->adev.name = xrnic_aux_name();
 	xa->adev.id = ret;
 	xa->adev.dev.parent = &xn->pdev->dev;
 	xa->adev.dev.release = xrnic_aux_release;

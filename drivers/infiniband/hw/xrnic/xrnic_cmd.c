@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Typed admin commands: build the command, run it, hand back the answer. */
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
+
 #include "xrnic.h"
 
 /**
@@ -120,6 +123,72 @@ int xrnic_cmd_reg_mr(struct xrnic_dev *xn, const struct xrnic_cmd_reg_mr *reg,
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(xrnic_cmd_reg_mr, XRNIC);
+
+/**
+ * xrnic_reg_mr_pages - register a memory region over a list of pages
+ * @xn: the device
+ * @reg: the command body but its page list (pbl_mode, pages, pbl_addr)
+ * @pages: the bus address of each PAGE_SIZE page, in order
+ * @npages: how many; @reg->npages says the same
+ * @lkey: out: the local key
+ * @rkey: out: the remote key
+ *
+ * A few pages go inline in the command; more go in a chain of 4 KiB
+ * chunks that lives only for the command (the device keeps its own copy
+ * of the page list).
+ *
+ * Return: 0 or a negative errno.
+ */
+int xrnic_reg_mr_pages(struct xrnic_dev *xn, struct xrnic_cmd_reg_mr *reg,
+		       const dma_addr_t *pages, unsigned long npages, u32 *lkey, u32 *rkey)
+{
+	struct device *dma = &xn->pdev->dev;
+	unsigned long nchunks, c, i, n = 0;
+	dma_addr_t *chunk_dma;
+	__le64 **chunks;
+	int ret;
+
+	reg->page_shift = PAGE_SHIFT;
+	if (npages <= XRNIC_PBL_INLINE_MAX) {
+		reg->pbl_mode = XRNIC_PBL_INLINE;
+		for (i = 0; i < npages; i++)
+			reg->pages[i] = cpu_to_le64(pages[i]);
+		return xrnic_cmd_reg_mr(xn, reg, lkey, rkey);
+	}
+
+	nchunks = DIV_ROUND_UP(npages, XRNIC_PBL_CHUNK_ENTRIES);
+	chunks = kvcalloc(nchunks, sizeof(*chunks), GFP_KERNEL);
+	chunk_dma = kvcalloc(nchunks, sizeof(*chunk_dma), GFP_KERNEL);
+	if (!chunks || !chunk_dma) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (c = 0; c < nchunks; c++) {
+		chunks[c] = dma_alloc_coherent(dma, XRNIC_PBL_CHUNK_SIZE,
+					       &chunk_dma[c], GFP_KERNEL);
+		if (!chunks[c]) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+	for (c = 0; c < nchunks; c++) {
+		for (i = 0; i < XRNIC_PBL_CHUNK_ENTRIES && n < npages; i++)
+			chunks[c][i] = cpu_to_le64(pages[n++]);
+		if (c + 1 < nchunks)
+			chunks[c][XRNIC_PBL_CHUNK_ENTRIES] = cpu_to_le64(chunk_dma[c + 1]);
+	}
+	reg->pbl_mode = XRNIC_PBL_CHAINED;
+	reg->pbl_addr = cpu_to_le64(chunk_dma[0]);
+	ret = xrnic_cmd_reg_mr(xn, reg, lkey, rkey);
+out_free:
+	/* Held instead if the device stopped answering (xrnic_dma.c). */
+	for (c = 0; chunks && c < nchunks && chunks[c]; c++)
+		xrnic_dma_free(xn, chunks[c], chunk_dma[c], XRNIC_PBL_CHUNK_SIZE, true);
+	kvfree(chunk_dma);
+	kvfree(chunks);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(xrnic_reg_mr_pages, XRNIC);
 
 /**
  * xrnic_cmd_dereg_mr - unregister a memory region

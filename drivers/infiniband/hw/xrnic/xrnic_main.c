@@ -371,6 +371,9 @@ static int __init xrnic_init(void)
 {
 	int ret;
 
+	ret = xrnic_aux_check();
+	if (ret)
+		return ret;
 	xrnic_debugfs_init();
 	ret = pci_register_driver(&xrnic_pci_driver);
 	if (ret)

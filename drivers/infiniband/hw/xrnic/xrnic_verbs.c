@@ -173,15 +173,10 @@ static void xrnic_hold_umem(struct xrnic_dev *xn, struct xr_mr *mr)
 		mr->umem = NULL;
 }
 
-/*
- * Describe the MR's pages to the device: inline in the command for a few
- * pages, else as a chain of 4 KiB chunks that lives only for the command
- * (the device keeps its own copy of the page list).
- */
+/* The device reads the MR's pages from the command's page list. */
 static int xrnic_reg_mr(struct xr_device *xdev, struct xr_mr *mr)
 {
 	struct xrnic_dev *xn = to_xrnic(xdev);
-	struct device *dma = &xn->pdev->dev;
 	const struct xr_umem *umem = mr->umem;
 	struct xrnic_cmd_reg_mr reg = {
 		.pdn = cpu_to_le32(mr->pd->pdn),
@@ -189,57 +184,12 @@ static int xrnic_reg_mr(struct xr_device *xdev, struct xr_mr *mr)
 		.iova = cpu_to_le64(mr->iova),
 		.length = cpu_to_le64(mr->length),
 		.npages = cpu_to_le32(umem->npages),
-		.page_shift = PAGE_SHIFT,
 	};
-	unsigned long nchunks, c, i, n = 0;
-	dma_addr_t *chunk_dma;
-	__le64 **chunks;
 	int ret;
 
-	if (umem->npages <= XRNIC_PBL_INLINE_MAX) {
-		reg.pbl_mode = XRNIC_PBL_INLINE;
-		for (i = 0; i < umem->npages; i++)
-			reg.pages[i] = cpu_to_le64(umem->dma[i]);
-		ret = xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
-		if (ret)
-			xrnic_hold_umem(xn, mr);
-		return ret;
-	}
-
-	nchunks = DIV_ROUND_UP(umem->npages, XRNIC_PBL_CHUNK_ENTRIES);
-	chunks = kvcalloc(nchunks, sizeof(*chunks), GFP_KERNEL);
-	chunk_dma = kvcalloc(nchunks, sizeof(*chunk_dma), GFP_KERNEL);
-	if (!chunks || !chunk_dma) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	for (c = 0; c < nchunks; c++) {
-		chunks[c] = dma_alloc_coherent(dma, XRNIC_PBL_CHUNK_SIZE,
-					       &chunk_dma[c], GFP_KERNEL);
-		if (!chunks[c]) {
-			ret = -ENOMEM;
-			goto out_free;
-		}
-	}
-	for (c = 0; c < nchunks; c++) {
-		for (i = 0; i < XRNIC_PBL_CHUNK_ENTRIES && n < umem->npages; i++)
-			chunks[c][i] = cpu_to_le64(umem->dma[n++]);
-		if (c + 1 < nchunks)
-			chunks[c][XRNIC_PBL_CHUNK_ENTRIES] =
-				cpu_to_le64(chunk_dma[c + 1]);
-	}
-	reg.pbl_mode = XRNIC_PBL_CHAINED;
-	reg.pbl_addr = cpu_to_le64(chunk_dma[0]);
-	ret = xrnic_cmd_reg_mr(xn, &reg, &mr->lkey, &mr->rkey);
+	ret = xrnic_reg_mr_pages(xn, &reg, umem->dma, umem->npages, &mr->lkey, &mr->rkey);
 	if (ret)
 		xrnic_hold_umem(xn, mr);
-out_free:
-	/* Held instead if the device stopped answering (xrnic_dma.c). */
-	for (c = 0; chunks && c < nchunks && chunks[c]; c++)
-		xrnic_dma_free(xn, chunks[c], chunk_dma[c],
-			       XRNIC_PBL_CHUNK_SIZE, true);
-	kvfree(chunk_dma);
-	kvfree(chunks);
 	return ret;
 }
 

@@ -135,6 +135,19 @@ TEST(pci_function_runs_without_an_rdma_core)
 	EXPECT_EQ(0, xt_run("[ -e " AUX_DEVICE "/driver ]"));
 }
 
+/* An RDMA core xrnic does not know is refused, with a message; nothing loads. */
+TEST(rdma_core_parameter_refuses_an_unknown_core)
+{
+	ASSERT_EQ(0, xt_run("modprobe -r xrnic_xrdma xrnic xrdma_core"));
+	ASSERT_EQ(0, xt_dmesg_clear());
+	EXPECT_NE(0, xt_run("modprobe xrnic rdma_core=ib 2>/dev/null"));
+	EXPECT_TRUE(xt_dmesg_contains("xrnic: rdma_core=ib: not xrdma or linux"));
+	EXPECT_FALSE(xt_exists("/sys/module/xrnic"));
+	ASSERT_EQ(0, xt_run("modprobe xrnic rdma_core=xrdma"));
+	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
+	EXPECT_EQ(0, xt_run("[ \"$(cat /sys/module/xrnic/parameters/rdma_core)\" = xrdma ]"));
+}
+
 /*
  * Unbinding the RDMA function under an open context cuts the context off
  * as a device's removal does and leaves the Ethernet function running;
