@@ -56,31 +56,54 @@ TEST(core_refuses_to_load_beside_ib_core)
 	EXPECT_TRUE(xt_exists(XRDMA_SYS_DEV));
 }
 
+/*
+ * A context with a PD, an MR over a page and a CQ: its file, its event
+ * file in @afd; -1 if any failed.
+ */
+static int open_context_with_objects(int *afd)
+{
+	static char page[4096] __attribute__((aligned(4096)));
+	struct ib_uverbs_create_cq_resp cq;
+	struct ib_uverbs_reg_mr_resp mr;
+	uint32_t pd;
+	int fd;
+
+	fd = xv_open_context(afd);
+	if (fd < 0)
+		return -1;
+	if (xv_alloc_pd(fd, &pd) ||
+	    xv_reg_mr(fd, pd, page, sizeof(page), (uintptr_t)page, 0, &mr) ||
+	    xv_create_cq(fd, 8, -1, 0, &cq, NULL)) {
+		close(*afd);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The type of the next async event on @afd, or -1 if none came in 10 s. */
+static int next_event(int afd)
+{
+	struct ib_uverbs_async_event_desc ev;
+	struct pollfd pfd = { .fd = afd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 10000) != 1 || read(afd, &ev, sizeof(ev)) != sizeof(ev))
+		return -1;
+	return ev.event_type;
+}
+
 /* Unloading the driver under an open context: the context is cut off. */
 TEST(driver_unload_with_open_context)
 {
-	struct ib_uverbs_async_event_desc ev;
-	struct ib_uverbs_create_cq_resp cq;
 	long pinned0 = xv_vm_pinned_kb();
-	static char page[4096] __attribute__((aligned(4096)));
-	struct ib_uverbs_reg_mr_resp mr;
-	struct pollfd pfd;
 	uint32_t pd;
 	int fd, afd;
 
 	ASSERT_EQ(0, xt_run("modprobe xrnic"));
-	fd = xv_open_context(&afd);
+	fd = open_context_with_objects(&afd);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
-	ASSERT_EQ(0, xv_reg_mr(fd, pd, page, sizeof(page), (uintptr_t)page, 0,
-			       &mr));
-	ASSERT_EQ(0, xv_create_cq(fd, 8, -1, 0, &cq, NULL));
 	ASSERT_EQ(0, xt_run("rmmod xrnic_xrdma xrnic"));
-	pfd.fd = afd;
-	pfd.events = POLLIN;
-	ASSERT_EQ(1, poll(&pfd, 1, 10000));
-	ASSERT_EQ(sizeof(ev), read(afd, &ev, sizeof(ev)));
-	EXPECT_EQ(8, ev.event_type);	/* IB_EVENT_DEVICE_FATAL */
+	EXPECT_EQ(8, next_event(afd));	/* IB_EVENT_DEVICE_FATAL */
 	EXPECT_EQ(-EIO, xv_alloc_pd(fd, &pd));
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
 	/* The core stays while the file is open. */
@@ -155,30 +178,18 @@ TEST(rdma_core_parameter_refuses_an_unknown_core)
  */
 TEST(rdma_function_unbinds_and_binds_under_an_open_context)
 {
-	static char page[4096] __attribute__((aligned(4096)));
-	struct ib_uverbs_async_event_desc ev;
-	struct ib_uverbs_create_cq_resp cq;
 	long pinned0 = xv_vm_pinned_kb();
-	struct ib_uverbs_reg_mr_resp mr;
-	struct pollfd pfd;
 	char name[64], buf[64];
 	uint32_t pd;
 	int fd, afd;
 
 	ASSERT_EQ(0, xt_run("modprobe xrnic"));
 	ASSERT_EQ(0, aux_device_name(name, sizeof(name)));
-	fd = xv_open_context(&afd);
+	fd = open_context_with_objects(&afd);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, xv_alloc_pd(fd, &pd));
-	ASSERT_EQ(0, xv_reg_mr(fd, pd, page, sizeof(page), (uintptr_t)page, 0, &mr));
-	ASSERT_EQ(0, xv_create_cq(fd, 8, -1, 0, &cq, NULL));
 	ASSERT_EQ(0, xt_write_file(AUX_DRIVER "/unbind", name));
 	EXPECT_FALSE(xt_exists(XRDMA_SYS_DEV));
-	pfd.fd = afd;
-	pfd.events = POLLIN;
-	ASSERT_EQ(1, poll(&pfd, 1, 10000));
-	ASSERT_EQ(sizeof(ev), read(afd, &ev, sizeof(ev)));
-	EXPECT_EQ(8, ev.event_type);	/* IB_EVENT_DEVICE_FATAL */
+	EXPECT_EQ(8, next_event(afd));	/* IB_EVENT_DEVICE_FATAL */
 	EXPECT_EQ(-EIO, xv_alloc_pd(fd, &pd));
 	EXPECT_EQ(pinned0, xv_vm_pinned_kb());
 	/* The Ethernet function stays. */
