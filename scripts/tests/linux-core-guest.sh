@@ -78,7 +78,9 @@ pair_meet
 # function unbound: the context hears the device die and ib_core lets go.
 ibv_asyncwatch -d xrnic0 >/tmp/watch.log 2>&1 &
 watch=$!
-sleep 2
+# It has the device open once one of its files is a uverbs device.
+opened() { ls -l /proc/$watch/fd 2>/dev/null | grep -q /dev/infiniband/uverbs; }
+retry 60 opened
 unbind() { echo xrnic.ib.0 >$drv/unbind && [ ! -e /sys/class/infiniband/xrnic0 ]; }
 fatal() { retry 10 grep -q DEVICE_FATAL /tmp/watch.log; cat /tmp/watch.log; grep -q DEVICE_FATAL /tmp/watch.log; }
 if unbind >/tmp/check.log 2>&1 && fatal >>/tmp/check.log 2>&1; then
